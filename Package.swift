@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Trackee",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "trackee", targets: ["trackee"]),
+        .library(name: "TrackeeCore", targets: ["TrackeeCore"]),
+        .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    ],
+    targets: [
+        .target(name: "TrackeeCore"),
+        .target(
+            name: "TrackeeStore",
+            dependencies: [
+                "TrackeeCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .executableTarget(
+            name: "trackee",
+            dependencies: [
+                "TrackeeCore",
+                "TrackeeStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        // Bulk-loads stores for `make bench`; not installed.
+        .executableTarget(
+            name: "trackee-fixtures",
+            dependencies: ["TrackeeCore", "TrackeeStore"]),
+        .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
+        .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
+        .testTarget(name: "TrackeeCLITests", dependencies: ["TrackeeCore", "TrackeeStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
