@@ -1,0 +1,41 @@
+/// A span of tracked time as the store returns it: names resolved, the
+/// project's client and billing attached. A running entry has no `end`.
+public struct Entry: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var project: String?
+    public var client: String?
+    public var description: String
+    public var tags: [String]
+    public var start: Instant
+    public var end: Instant?
+    public var source: String
+    public var billable: Bool
+    public var rateCents: Int64?
+
+    public init(
+        id: Int64, project: String?, client: String?, description: String, tags: [String],
+        start: Instant, end: Instant?, source: String, billable: Bool = false, rateCents: Int64? = nil
+    ) {
+        self.id = id
+        self.project = project
+        self.client = client
+        self.description = description
+        self.tags = tags
+        self.start = start
+        self.end = end
+        self.source = source
+        self.billable = billable
+        self.rateCents = rateCents
+    }
+
+    public var isRunning: Bool { end == nil }
+
+    /// Seconds tracked, counting a running entry up to `now`.
+    public func duration(now: Instant) -> Int64 {
+        max(0, (end ?? now) - start)
+    }
+
+    public var parameters: TimerParameters {
+        TimerParameters(project: project, client: client, description: description, tags: tags)
+    }
+}

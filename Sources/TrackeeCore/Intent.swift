@@ -1,0 +1,91 @@
+/// What should happen to the timer. Every path into the store — a command,
+/// a rule firing, a replayed feed — is expressed as one of these and applied
+/// by `Store.apply(_:)`.
+///
+/// Intents are idempotent: applying the same intent twice leaves the store
+/// as the first application left it.
+public struct Intent: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        /// Ensure a timer with these parameters runs.
+        case start(TimerParameters)
+        /// Ensure no timer runs, saving the running one.
+        case stop
+        /// Ensure no timer runs, discarding the running one.
+        case cancel
+    }
+
+    public var action: Action
+    /// When the intent takes effect: the start or stop time it writes. For
+    /// a rule this is the trigger occurrence's own instant, not "now".
+    public var at: Instant
+    /// Who asked: `cli` or `rule:<id>`.
+    public var source: String
+    /// An idempotency key. A second intent with a key already in the firing
+    /// ledger changes nothing and reports the first one's outcome.
+    public var key: String?
+
+    public init(_ action: Action, at: Instant, source: String = "cli", key: String? = nil) {
+        self.action = action
+        self.at = at
+        self.source = source
+        self.key = key
+    }
+
+    /// `start`, `stop` or `cancel`.
+    public var verb: String {
+        switch action {
+        case .start: return "start"
+        case .stop: return "stop"
+        case .cancel: return "cancel"
+        }
+    }
+}
+
+/// What a timer is tracking. Two timers are "the same" when these are equal,
+/// which is what makes a repeated `start` a no-op rather than a switch.
+public struct TimerParameters: Sendable, Equatable, Codable {
+    public var project: String?
+    public var client: String?
+    public var description: String
+    /// Kept sorted and without duplicates, so order on the command line does
+    /// not turn a repeated start into a switch.
+    public private(set) var tags: [String]
+
+    public init(project: String? = nil, client: String? = nil, description: String = "", tags: [String] = []) {
+        self.project = project.flatMap { $0.isEmpty ? nil : $0 }
+        self.client = client.flatMap { $0.isEmpty ? nil : $0 }
+        self.description = description
+        self.tags = Tags.normalize(tags)
+    }
+}
+
+/// What applying an intent did. The words are the ones the command prints.
+public enum Outcome: String, Sendable, Codable, CaseIterable {
+    case started, switched, stopped, cancelled, unchanged
+}
+
+/// Tag lists are stored as one comma-separated column, so a tag cannot hold
+/// a comma; the list is sorted and deduplicated.
+public enum Tags {
+    public static func normalize(_ tags: [String]) -> [String] {
+        Array(Set(tags.map { trim($0) }.filter { !$0.isEmpty })).sorted()
+    }
+
+    public static func encode(_ tags: [String]) -> String { tags.joined(separator: ",") }
+
+    public static func decode(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// Returns the first tag that cannot be stored, if any.
+    public static func invalid(_ tags: [String]) -> String? {
+        tags.first { $0.contains(",") }
+    }
+}
+
+func trim(_ s: String) -> String {
+    var sub = Substring(s)
+    while let f = sub.first, f.isWhitespace { sub.removeFirst() }
+    while let l = sub.last, l.isWhitespace { sub.removeLast() }
+    return String(sub)
+}

@@ -1,0 +1,117 @@
+import GRDB
+import TrackeeCore
+
+/// A row of `client`.
+struct ClientRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+    static let databaseTableName = "client"
+    var id: Int64?
+    var name: String
+    var created: Int64
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `project`. `clientID` is nil for a project without a client.
+struct ProjectRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+    static let databaseTableName = "project"
+    var id: Int64?
+    var clientID: Int64?
+    var name: String
+    var type: String?
+    var billable: Bool
+    var rateCents: Int64?
+    var created: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, clientID = "client_id", name, type, billable, rateCents = "rate_cents", created
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let clientID = Column(CodingKeys.clientID)
+        static let name = Column(CodingKeys.name)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `entry`. `end` is nil for the running timer; the schema allows
+/// at most one such row.
+struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+    static let databaseTableName = "entry"
+    var id: Int64?
+    var projectID: Int64?
+    var description: String
+    var tags: String
+    var start: Int64
+    var end: Int64?
+    var source: String
+    var created: Int64
+    var updated: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, projectID = "project_id", description, tags, start, end, source, created, updated
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let projectID = Column(CodingKeys.projectID)
+        static let start = Column(CodingKeys.start)
+        static let end = Column(CodingKeys.end)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `intent_log`: every intent applied, replays included.
+struct IntentLogRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "intent_log"
+    var id: Int64?
+    var applied: Int64
+    var at: Int64
+    var source: String
+    var action: String
+    var parameters: String
+    var outcome: String
+    var entryID: Int64?
+    var previousEntryID: Int64?
+    var key: String?
+    var replayOf: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, applied, at, source, action, parameters, outcome
+        case entryID = "entry_id", previousEntryID = "previous_entry_id", key, replayOf = "replay_of"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `firing`: the idempotency ledger. `key` is UNIQUE, so a second
+/// insert of the same key inside any transaction fails.
+struct FiringRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "firing"
+    var key: String
+    var intentID: Int64
+    var fired: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case key, intentID = "intent_id", fired
+    }
+}
+
+/// A row of `trash`: one deleted row, kept so `undo` can put it back.
+struct TrashRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "trash"
+    var id: Int64?
+    var batch: Int64
+    var kind: String
+    var row: String
+    var deleted: Int64
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -1,0 +1,74 @@
+import GRDB
+
+/// The store's migrations. Named, appended, never edited once shipped; they
+/// use literal table names so later changes to the records cannot alter
+/// what an old migration did.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-timesheet") { db in
+            try db.execute(sql: """
+                CREATE TABLE client (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0),
+                    created INTEGER NOT NULL
+                );
+                CREATE TABLE project (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    client_id INTEGER REFERENCES client(id),
+                    name TEXT NOT NULL COLLATE NOCASE CHECK (length(trim(name)) > 0),
+                    type TEXT,
+                    billable INTEGER NOT NULL DEFAULT 0 CHECK (billable IN (0, 1)),
+                    rate_cents INTEGER CHECK (rate_cents IS NULL OR rate_cents >= 0),
+                    created INTEGER NOT NULL
+                );
+                -- A name is unique within its client; projects without a
+                -- client share the pseudo-client 0.
+                CREATE UNIQUE INDEX project_name_in_client ON project(ifnull(client_id, 0), name);
+                CREATE TABLE entry (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    project_id INTEGER REFERENCES project(id),
+                    description TEXT NOT NULL DEFAULT '',
+                    tags TEXT NOT NULL DEFAULT '',
+                    start INTEGER NOT NULL,
+                    "end" INTEGER CHECK ("end" IS NULL OR "end" >= start),
+                    source TEXT NOT NULL,
+                    created INTEGER NOT NULL,
+                    updated INTEGER NOT NULL
+                );
+                -- The running timer is the entry with no end: at most one.
+                CREATE UNIQUE INDEX entry_one_running ON entry((1)) WHERE "end" IS NULL;
+                CREATE INDEX entry_start ON entry(start, id);
+                CREATE INDEX entry_end ON entry("end");
+                CREATE INDEX entry_project ON entry(project_id);
+                CREATE TABLE intent_log (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    applied INTEGER NOT NULL,
+                    at INTEGER NOT NULL,
+                    source TEXT NOT NULL,
+                    action TEXT NOT NULL CHECK (action IN ('start', 'stop', 'cancel')),
+                    parameters TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    entry_id INTEGER,
+                    previous_entry_id INTEGER,
+                    key TEXT,
+                    replay_of INTEGER REFERENCES intent_log(id)
+                );
+                CREATE TABLE firing (
+                    key TEXT NOT NULL PRIMARY KEY,
+                    intent_id INTEGER NOT NULL REFERENCES intent_log(id),
+                    fired INTEGER NOT NULL
+                );
+                CREATE TABLE trash (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    batch INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('client', 'project', 'entry')),
+                    row TEXT NOT NULL,
+                    deleted INTEGER NOT NULL
+                );
+                CREATE INDEX trash_batch ON trash(batch);
+                """)
+        }
+        return migrator
+    }
+}

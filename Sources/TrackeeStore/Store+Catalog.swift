@@ -1,0 +1,266 @@
+import GRDB
+import TrackeeCore
+
+/// A client as listed by `trackee clients`.
+public struct Client: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var name: String
+    public var projects: Int
+    public var entries: Int
+}
+
+/// A project as listed by `trackee projects`.
+public struct Project: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var name: String
+    public var client: String?
+    public var type: String?
+    public var billable: Bool
+    public var rateCents: Int64?
+    public var entries: Int
+}
+
+/// Changes to a project's billing and kind; nil leaves a field as it is.
+public struct ProjectChanges: Sendable, Equatable {
+    public var type: String??
+    public var billable: Bool?
+    public var rateCents: Int64??
+
+    public init(type: String?? = nil, billable: Bool? = nil, rateCents: Int64?? = nil) {
+        self.type = type
+        self.billable = billable
+        self.rateCents = rateCents
+    }
+}
+
+struct ResolvedProject {
+    var projectID: Int64?
+    var created: [String] = []
+}
+
+extension Store {
+    // MARK: Resolution
+
+    /// Finds the project a user named, creating it (and its client) on first
+    /// use. Without a client, a name that exists under several clients is
+    /// ambiguous rather than guessed.
+    func resolveProject(_ db: Database, name: String?, client: String?, now: Instant) throws -> ResolvedProject {
+        guard let name else {
+            if client != nil { throw StoreError.clientNeedsProject }
+            return ResolvedProject(projectID: nil)
+        }
+        var created: [String] = []
+        if let clientName = client {
+            var clientRecord = try ClientRecord.filter(ClientRecord.Columns.name == clientName).fetchOne(db)
+            if clientRecord == nil {
+                var new = ClientRecord(name: clientName, created: now.seconds)
+                try new.insert(db)
+                created.append("client \"\(clientName)\"")
+                clientRecord = new
+            }
+            let clientID = clientRecord!.id!
+            if let project = try ProjectRecord
+                .filter(ProjectRecord.Columns.clientID == clientID && ProjectRecord.Columns.name == name).fetchOne(db)
+            {
+                return ResolvedProject(projectID: project.id, created: created)
+            }
+            var project = ProjectRecord(clientID: clientID, name: name, billable: false, created: now.seconds)
+            try project.insert(db)
+            created.append("project \"\(name)\"")
+            return ResolvedProject(projectID: project.id, created: created)
+        }
+        let matches = try ProjectRecord.filter(ProjectRecord.Columns.name == name).fetchAll(db)
+        switch matches.count {
+        case 0:
+            var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
+            try project.insert(db)
+            return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])
+        case 1:
+            return ResolvedProject(projectID: matches[0].id)
+        default:
+            let clients = try matches.map { p in
+                try p.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name } ?? "(no client)"
+            }
+            throw StoreError.ambiguousProject(name: name, clients: clients.sorted())
+        }
+    }
+
+    /// Finds an existing project, never creating one.
+    func existingProject(_ db: Database, name: String, client: String?) throws -> ProjectRecord {
+        if let client {
+            guard let c = try ClientRecord.filter(ClientRecord.Columns.name == client).fetchOne(db) else {
+                throw StoreError.unknownClient(client)
+            }
+            guard let p = try ProjectRecord
+                .filter(ProjectRecord.Columns.clientID == c.id && ProjectRecord.Columns.name == name).fetchOne(db)
+            else { throw StoreError.unknownProject(name) }
+            return p
+        }
+        let matches = try ProjectRecord.filter(ProjectRecord.Columns.name == name).fetchAll(db)
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty { throw StoreError.unknownProject(name) }
+        let clients = try matches.map { p in
+            try p.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name } ?? "(no client)"
+        }
+        throw StoreError.ambiguousProject(name: name, clients: clients.sorted())
+    }
+
+    func existingClient(_ db: Database, name: String) throws -> ClientRecord {
+        guard let c = try ClientRecord.filter(ClientRecord.Columns.name == name).fetchOne(db) else {
+            throw StoreError.unknownClient(name)
+        }
+        return c
+    }
+
+    // MARK: Clients
+
+    public func clients() throws -> [Client] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, c.name,
+                       (SELECT count(*) FROM project p WHERE p.client_id = c.id) AS projects,
+                       (SELECT count(*) FROM entry e JOIN project p ON p.id = e.project_id WHERE p.client_id = c.id) AS entries
+                FROM client c ORDER BY c.name COLLATE NOCASE
+                """).map { Client(id: $0["id"], name: $0["name"], projects: $0["projects"], entries: $0["entries"]) }
+        }
+    }
+
+    @discardableResult
+    public func addClient(_ name: String, now: Instant) throws -> Client {
+        let name = try validName(name, kind: "client")
+        return try write { db in
+            if try ClientRecord.filter(ClientRecord.Columns.name == name).fetchOne(db) != nil {
+                throw StoreError.nameTaken(kind: "client", name: name)
+            }
+            var c = ClientRecord(name: name, created: now.seconds)
+            try c.insert(db)
+            return Client(id: c.id!, name: name, projects: 0, entries: 0)
+        }
+    }
+
+    public func renameClient(_ old: String, to new: String) throws {
+        let new = try validName(new, kind: "client")
+        try write { db in
+            var c = try existingClient(db, name: old)
+            if let other = try ClientRecord.filter(ClientRecord.Columns.name == new).fetchOne(db), other.id != c.id {
+                throw StoreError.nameTaken(kind: "client", name: new)
+            }
+            c.name = new
+            try c.update(db)
+        }
+    }
+
+    // MARK: Projects
+
+    public func projects(client: String? = nil) throws -> [Project] {
+        try read { db in
+            var sql = """
+                SELECT p.id, p.name, c.name AS client, p.type, p.billable, p.rate_cents,
+                       (SELECT count(*) FROM entry e WHERE e.project_id = p.id) AS entries
+                FROM project p LEFT JOIN client c ON c.id = p.client_id
+                """
+            var args: StatementArguments = []
+            if let client {
+                let c = try existingClient(db, name: client)
+                sql += " WHERE p.client_id = ?"
+                args = [c.id]
+            }
+            sql += " ORDER BY c.name COLLATE NOCASE NULLS FIRST, p.name COLLATE NOCASE"
+            return try Row.fetchAll(db, sql: sql, arguments: args).map {
+                Project(id: $0["id"], name: $0["name"], client: $0["client"], type: $0["type"],
+                        billable: $0["billable"], rateCents: $0["rate_cents"], entries: $0["entries"])
+            }
+        }
+    }
+
+    @discardableResult
+    public func addProject(_ name: String, client: String?, changes: ProjectChanges = ProjectChanges(), now: Instant) throws -> Project {
+        let name = try validName(name, kind: "project")
+        return try write { db in
+            var clientID: Int64?
+            if let client {
+                let client = try validName(client, kind: "client")
+                if let c = try ClientRecord.filter(ClientRecord.Columns.name == client).fetchOne(db) {
+                    clientID = c.id
+                } else {
+                    var c = ClientRecord(name: client, created: now.seconds)
+                    try c.insert(db)
+                    clientID = c.id
+                }
+            }
+            let taken = try ProjectRecord.filter(ProjectRecord.Columns.name == name)
+                .filter(clientID == nil ? ProjectRecord.Columns.clientID == nil : ProjectRecord.Columns.clientID == clientID)
+                .fetchCount(db) > 0
+            if taken { throw StoreError.nameTaken(kind: "project", name: name) }
+            var p = ProjectRecord(
+                clientID: clientID, name: name, type: changes.type ?? nil, billable: changes.billable ?? false,
+                rateCents: changes.rateCents ?? nil, created: now.seconds)
+            try p.insert(db)
+            return try project(db, id: p.id!)
+        }
+    }
+
+    /// Renames a project and/or changes its billing and kind.
+    @discardableResult
+    public func editProject(_ name: String, client: String?, rename: String?, changes: ProjectChanges) throws -> Project {
+        let newName = try rename.map { try validName($0, kind: "project") }
+        return try write { db in
+            var p = try existingProject(db, name: name, client: client)
+            if let newName {
+                let clash = try ProjectRecord.filter(ProjectRecord.Columns.name == newName)
+                    .filter(p.clientID == nil ? ProjectRecord.Columns.clientID == nil : ProjectRecord.Columns.clientID == p.clientID)
+                    .filter(ProjectRecord.Columns.id != p.id)
+                    .fetchCount(db) > 0
+                if clash { throw StoreError.nameTaken(kind: "project", name: newName) }
+                p.name = newName
+            }
+            if let type = changes.type { p.type = type }
+            if let billable = changes.billable { p.billable = billable }
+            if let rate = changes.rateCents { p.rateCents = rate }
+            try p.update(db)
+            return try project(db, id: p.id!)
+        }
+    }
+
+    func project(_ db: Database, id: Int64) throws -> Project {
+        let row = try Row.fetchOne(db, sql: """
+            SELECT p.id, p.name, c.name AS client, p.type, p.billable, p.rate_cents,
+                   (SELECT count(*) FROM entry e WHERE e.project_id = p.id) AS entries
+            FROM project p LEFT JOIN client c ON c.id = p.client_id WHERE p.id = ?
+            """, arguments: [id])!
+        return Project(id: row["id"], name: row["name"], client: row["client"], type: row["type"],
+                       billable: row["billable"], rateCents: row["rate_cents"], entries: row["entries"])
+    }
+
+    private func validName(_ name: String, kind: String) throws -> String {
+        let trimmed = name.trimmingWhitespace()
+        if trimmed.isEmpty { throw StoreError.emptyName(kind: kind) }
+        return trimmed
+    }
+
+    // MARK: Entries as values
+
+    /// Turns a row into an ``Entry`` with its project and client names.
+    func entry(_ db: Database, _ record: EntryRecord) throws -> Entry {
+        var project: ProjectRecord?
+        var client: String?
+        if let pid = record.projectID {
+            project = try ProjectRecord.fetchOne(db, key: pid)
+            client = try project?.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name }
+        }
+        return Entry(
+            id: record.id!, project: project?.name, client: client, description: record.description,
+            tags: Tags.decode(record.tags), start: Instant(seconds: record.start),
+            end: record.end.map { Instant(seconds: $0) }, source: record.source,
+            billable: project?.billable ?? false, rateCents: project?.rateCents)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var sub = Substring(self)
+        while let f = sub.first, f.isWhitespace { sub.removeFirst() }
+        while let l = sub.last, l.isWhitespace { sub.removeLast() }
+        return String(sub)
+    }
+}

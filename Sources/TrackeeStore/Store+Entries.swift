@@ -1,0 +1,101 @@
+import GRDB
+import TrackeeCore
+
+/// Changes to an entry; nil leaves a field as it is.
+public struct EntryChanges: Sendable, Equatable {
+    public var start: Instant?
+    public var end: Instant?
+    /// `.some(nil)` removes the project.
+    public var project: String??
+    public var client: String?
+    public var description: String?
+    public var tags: [String]?
+
+    public init(start: Instant? = nil, end: Instant? = nil, project: String?? = nil, client: String? = nil,
+                description: String? = nil, tags: [String]? = nil) {
+        self.start = start
+        self.end = end
+        self.project = project
+        self.client = client
+        self.description = description
+        self.tags = tags.map(Tags.normalize)
+    }
+
+    public var isEmpty: Bool {
+        start == nil && end == nil && project == nil && client == nil && description == nil && tags == nil
+    }
+}
+
+/// The result of adding or editing an entry.
+public struct EntryResult: Sendable, Equatable {
+    public var entry: Entry
+    public var created: [String]
+}
+
+extension Store {
+    /// Records a finished entry from `start` to `end`.
+    public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant) throws -> EntryResult {
+        guard end >= start else { throw StoreError.endBeforeStart(start: start, end: end) }
+        if let bad = Tags.invalid(parameters.tags) { throw StoreError.invalidTag(bad) }
+        return try write { db in
+            let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
+            var record = EntryRecord(
+                projectID: resolved.projectID, description: parameters.description,
+                tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
+                source: "cli", created: now.seconds, updated: now.seconds)
+            try record.insert(db)
+            return EntryResult(entry: try entry(db, record), created: resolved.created)
+        }
+    }
+
+    /// Edits an entry. The running entry's start may move (say, two hours
+    /// earlier); its end is set only by `stop`, so the timer keeps one way in.
+    public func edit(_ id: Int64, _ changes: EntryChanges, now: Instant) throws -> EntryResult {
+        if let tags = changes.tags, let bad = Tags.invalid(tags) { throw StoreError.invalidTag(bad) }
+        return try write { db in
+            guard var record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
+            var created: [String] = []
+            if let start = changes.start { record.start = start.seconds }
+            if let end = changes.end {
+                guard record.end != nil else { throw StoreError.editRunningEnd(id) }
+                record.end = end.seconds
+            }
+            if record.end == nil && record.start > now.seconds {
+                throw StoreError.startAfterNow(start: Instant(seconds: record.start), now: now)
+            }
+            if let end = record.end, end < record.start {
+                throw StoreError.endBeforeStart(start: Instant(seconds: record.start), end: Instant(seconds: end))
+            }
+            if let project = changes.project {
+                let resolved = try resolveProject(db, name: project, client: changes.client, now: now)
+                record.projectID = resolved.projectID
+                created = resolved.created
+            } else if let client = changes.client {
+                // A new client for the same project name.
+                let current = try record.projectID.flatMap { try ProjectRecord.fetchOne(db, key: $0) }
+                guard let current else { throw StoreError.clientNeedsProject }
+                let resolved = try resolveProject(db, name: current.name, client: client, now: now)
+                record.projectID = resolved.projectID
+                created = resolved.created
+            }
+            if let description = changes.description { record.description = description }
+            if let tags = changes.tags { record.tags = Tags.encode(tags) }
+            record.updated = now.seconds
+            try record.update(db)
+            return EntryResult(entry: try entry(db, record), created: created)
+        }
+    }
+
+    /// The running entry, if any.
+    public func running() throws -> Entry? {
+        try read { db in try runningRecord(db).map { try entry(db, $0) } }
+    }
+
+    /// One entry by id.
+    public func entry(id: Int64) throws -> Entry {
+        try read { db in
+            guard let record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
+            return try entry(db, record)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import GRDB
+import TrackeeCore
+
+/// The local SQLite store of clients, projects, entries, the running timer,
+/// the intent log and the firing ledger.
+///
+/// `Store` owns the only database writer. Each public write method is one
+/// `BEGIN IMMEDIATE` transaction that keeps every invariant, so concurrent
+/// processes on one file serialise instead of interleaving.
+///
+/// ```swift
+/// let store = try Store(location: .init(path: "/tmp/t.sqlite3", isDefault: false))
+/// let result = try store.apply(Intent(.start(TimerParameters(project: "Docs")), at: now), now: now)
+/// print(result.outcome) // started
+/// ```
+public final class Store: Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+
+    /// How long a write waits for another process's transaction.
+    static let busyTimeout: Double = 30
+
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(location: StoreLocation(path: path, isDefault: false))
+    }
+
+    public init(location: StoreLocation) throws(StoreError) {
+        path = location.path
+        try location.prepare()
+        var config = Configuration()
+        config.busyMode = .timeout(Store.busyTimeout)
+        config.foreignKeysEnabled = true
+        config.label = "trackee"
+        config.prepareDatabase { db in
+            // Commits in WAL mode need no fsync at NORMAL; SQLite still keeps
+            // the file consistent across crashes, which is what we promise.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            queue = try DatabaseQueue(path: location.path, configuration: config)
+        } catch {
+            throw Store.translate(error, path: location.path)
+        }
+        do {
+            try enableWAL()
+            try migrate()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Store.translate(error, path: location.path)
+        }
+    }
+
+    /// WAL is a property of the file, so it is set once, when the file is
+    /// new, and only after GRDB has checked the file really is SQLite.
+    private func enableWAL() throws {
+        try queue.writeWithoutTransaction { db in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+            if mode?.lowercased() != "wal" {
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
+        }
+    }
+
+    /// Applies pending migrations. Two processes opening a new store at once
+    /// can both see a migration as pending; the loser's transaction fails
+    /// on the winner's tables, and looking again finds nothing to do.
+    private func migrate() throws {
+        let migrator = Schema.migrator
+        var attempt = 0
+        while true {
+            do {
+                let done = try queue.read { db in try migrator.hasCompletedMigrations(db) }
+                if done { return }
+                if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
+                    let applied = try queue.read { db in try migrator.appliedMigrations(db) }
+                    throw StoreError.tooNew(path: path, migration: applied.last ?? "?")
+                }
+                try migrator.migrate(queue)
+                return
+            } catch let error as DatabaseError where attempt < 5 && (error.resultCode == .SQLITE_ERROR || error.resultCode == .SQLITE_CONSTRAINT) {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Store.translate(error, path: path)
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Store.translate(error, path: path)
+        }
+    }
+
+    static func translate(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let db = error as? DatabaseError else {
+            return .database(path: path, message: "\(error)")
+        }
+        switch db.resultCode {
+        case .SQLITE_NOTADB: return .notADatabase(path: path)
+        case .SQLITE_CORRUPT: return .corrupt(path: path, detail: db.message ?? "database disk image is malformed")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            return .notWritable(path: path, reason: db.message ?? "permission denied")
+        case .SQLITE_FULL: return .notWritable(path: path, reason: "the disk is full")
+        case .SQLITE_BUSY: return .database(path: path, message: "another process held the store locked for \(Int(busyTimeout)) s; try again")
+        default: return .database(path: path, message: db.message ?? "\(db)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import TrackeeCore
+
+/// Why the store refused a request. Each description is one sentence a
+/// person can act on.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The store's directory is missing (for an explicit `--store` path).
+    case directoryMissing(path: String, directory: String)
+    /// The directory or file cannot be created or written.
+    case notWritable(path: String, reason: String)
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// SQLite reports the file as damaged.
+    case corrupt(path: String, detail: String)
+    /// The database was written by a newer trackee.
+    case tooNew(path: String, migration: String)
+    case unknownEntry(Int64)
+    case endBeforeStart(start: Instant, end: Instant)
+    case ambiguousProject(name: String, clients: [String])
+    case unknownProject(String)
+    case unknownClient(String)
+    case clientNeedsProject
+    case nameTaken(kind: String, name: String)
+    case emptyName(kind: String)
+    case invalidTag(String)
+    case needsConfirmation(kind: String, name: String, entries: Int)
+    case nothingToUndo
+    case undoConflict(String)
+    case noRunningTimer
+    case editRunningEnd(Int64)
+    case startAfterNow(start: Instant, now: Instant)
+    case database(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .directoryMissing(path, directory):
+            return "cannot open store \(path): directory \(directory) does not exist; create it or choose another --store"
+        case let .notWritable(path, reason):
+            return "cannot write store \(path): \(reason)"
+        case let .notADatabase(path):
+            return "\(path) is not a trackee store (not an SQLite database); it was left untouched — choose another --store"
+        case let .corrupt(path, detail):
+            return "store \(path) is damaged (\(detail)); it was left untouched — restore it from a backup or choose another --store"
+        case let .tooNew(path, migration):
+            return "store \(path) was written by a newer trackee (migration \(migration)); upgrade trackee"
+        case let .unknownEntry(id):
+            return "no entry with id \(id); `trackee log` lists entry ids"
+        case let .endBeforeStart(start, end):
+            return "end \(Zone.local().iso8601(end)) is before start \(Zone.local().iso8601(start)); give an end after the start"
+        case let .ambiguousProject(name, clients):
+            let list = clients.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "project \"\(name)\" exists under several clients (\(list)); add --client to choose one"
+        case let .unknownProject(name):
+            return "no project named \"\(name)\"; `trackee projects` lists them"
+        case let .unknownClient(name):
+            return "no client named \"\(name)\"; `trackee clients` lists them"
+        case .clientNeedsProject:
+            return "--client needs --project: entries belong to a project, and the project to the client"
+        case let .nameTaken(kind, name):
+            return "a \(kind) named \"\(name)\" already exists; choose another name"
+        case let .emptyName(kind):
+            return "a \(kind) name cannot be empty"
+        case let .invalidTag(tag):
+            return "tag \"\(tag)\" contains a comma; tags are separated by commas, so use one --tag per tag"
+        case let .needsConfirmation(kind, name, entries):
+            return "deleting \(kind) \"\(name)\" would delete \(entries) \(entries == 1 ? "entry" : "entries"); run again with --yes to delete them (`trackee undo` restores them)"
+        case .nothingToUndo:
+            return "nothing to undo: no deletion is recorded"
+        case let .undoConflict(reason):
+            return "cannot undo: \(reason)"
+        case let .editRunningEnd(id):
+            return "entry \(id) is the running timer; end it with `trackee stop --at TIME`"
+        case let .startAfterNow(start, _):
+            return "the running timer cannot start in the future (\(Zone.local().iso8601(start))); give a start before now"
+        case .noRunningTimer:
+            return "no timer is running; `trackee start` starts one"
+        case let .database(path, message):
+            return "store \(path): \(message)"
+        }
+    }
+}

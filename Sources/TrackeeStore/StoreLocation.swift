@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the store lives: `--store`, then `TRACKEE_STORE`, then
+/// `$XDG_DATA_HOME/trackee/trackee.sqlite3`, then
+/// `~/.local/share/trackee/trackee.sqlite3`.
+public struct StoreLocation: Sendable, Equatable {
+    public var path: String
+    /// True for the default location, whose directories trackee creates.
+    /// An explicit path must name an existing directory: a typo there
+    /// should be an error, not a new store somewhere unexpected.
+    public var isDefault: Bool
+
+    public init(path: String, isDefault: Bool) {
+        self.path = path
+        self.isDefault = isDefault
+    }
+
+    public static func resolve(explicit: String?, environment: [String: String]) -> StoreLocation {
+        if let explicit, !explicit.isEmpty { return StoreLocation(path: explicit, isDefault: false) }
+        if let env = environment["TRACKEE_STORE"], !env.isEmpty { return StoreLocation(path: env, isDefault: false) }
+        let data: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            data = xdg
+        } else {
+            data = (environment["HOME"] ?? "/") + "/.local/share"
+        }
+        return StoreLocation(path: data + "/trackee/trackee.sqlite3", isDefault: true)
+    }
+
+    var directory: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+
+    /// Makes sure the directory exists (creating the default one 0700) and
+    /// that the file exists with mode 0600, without touching an existing file.
+    func prepare() throws(StoreError) {
+        if isDirectory(directory) == false {
+            guard isDefault else { throw .directoryMissing(path: path, directory: directory) }
+            try makeDirectories(directory)
+        }
+        if access(path, F_OK) == 0 { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+            return
+        }
+        let err = errno
+        // Another process created it between our check and our open.
+        if err == EEXIST { return }
+        throw .notWritable(path: path, reason: describe(errno: err, for: directory))
+    }
+
+    private func isDirectory(_ p: String) -> Bool? {
+        var st = stat()
+        guard stat(p, &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private func makeDirectories(_ dir: String) throws(StoreError) {
+        var prefix = ""
+        for part in dir.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + part
+            if isDirectory(prefix) == true { continue }
+            // Only the store's own folder is private; parents like
+            // ~/.local/share follow the user's umask as other tools expect.
+            let mode: mode_t = prefix == dir ? 0o700 : 0o755
+            if mkdir(prefix, mode) != 0 && errno != EEXIST {
+                throw .notWritable(path: path, reason: describe(errno: errno, for: prefix))
+            }
+        }
+    }
+}
+
+func describe(errno err: Int32, for path: String) -> String {
+    switch err {
+    case EACCES, EPERM: return "permission denied in \(path)"
+    case EROFS: return "\(path) is on a read-only file system"
+    case ENOENT: return "\(path) does not exist"
+    case ENOSPC: return "no space left on the device holding \(path)"
+    default: return "\(path): \(String(cString: strerror(err)))"
+    }
+}
