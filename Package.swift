@@ -32,10 +32,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ]),
-        // Bulk-loads stores for `make bench`; not installed.
-        .executableTarget(
-            name: "trackee-fixtures",
-            dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(name: "TrackeeCLITests", dependencies: ["TrackeeCore", "TrackeeStore"]),

@@ -1,0 +1,46 @@
+import ArgumentParser
+
+/// Options every command takes.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "The store file (default $TRACKEE_STORE, else $XDG_DATA_HOME/trackee/trackee.sqlite3).")
+    var store: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text (fields are listed in trackee(1)).")
+    var json = false
+}
+
+/// The parameters that describe what a timer tracks.
+struct TimerOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: "The project; created on first use.")
+    var project: String?
+
+    @Option(name: [.short, .long], help: "The project's client; created on first use.")
+    var client: String?
+
+    @Option(name: [.short, .long], help: "What the time is spent on.")
+    var description: String?
+
+    @Option(name: [.short, .customLong("tag")], help: "A tag; repeat for several.")
+    var tags: [String] = []
+
+    @Argument(help: "Description words, an alternative to --description.")
+    var words: [String] = []
+
+    func validate() throws {
+        if description != nil && !words.isEmpty {
+            throw ValidationError("Give the description either as words or with --description, not both.")
+        }
+    }
+
+    var parameters: TimerParametersInput {
+        TimerParametersInput(project: project, client: client,
+                             description: description ?? words.joined(separator: " "), tags: tags)
+    }
+}
+
+struct TimerParametersInput {
+    var project: String?
+    var client: String?
+    var description: String
+    var tags: [String]
+}

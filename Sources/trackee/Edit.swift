@@ -1,0 +1,114 @@
+import ArgumentParser
+import TrackeeCore
+import TrackeeStore
+
+extension Trackee {
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an entry's times, project, description or tags.",
+            discussion: """
+                ENTRY is an id from `trackee log`, or `running` for the running timer, \
+                whose start can move too: `trackee edit running --move-start -2h` makes \
+                it two hours longer.
+                """)
+
+        @OptionGroup var common: CommonOptions
+
+        @Argument(help: "The entry id, or `running`.")
+        var entry: String
+
+        @Option(parsing: .unconditional, help: "A new start time.")
+        var from: String?
+
+        @Option(parsing: .unconditional, help: "A new end time (not for the running timer; use stop --at).")
+        var to: String?
+
+        @Option(name: .customLong("move-start"), parsing: .unconditional,
+                help: "Move the start by a signed amount, e.g. -2h (earlier) or +15m (later).")
+        var moveStart: String?
+
+        @Option(name: [.short, .long], help: "A new project; created on first use.")
+        var project: String?
+
+        @Flag(name: .customLong("no-project"), help: "Remove the entry's project.")
+        var noProject = false
+
+        @Option(name: [.short, .long], help: "The project's client.")
+        var client: String?
+
+        @Option(name: [.short, .long], help: "A new description.")
+        var description: String?
+
+        @Option(name: [.short, .customLong("tag")], help: "Replace the tags; repeat for several.")
+        var tags: [String] = []
+
+        @Flag(name: .customLong("clear-tags"), help: "Remove all tags.")
+        var clearTags = false
+
+        func validate() throws {
+            if from != nil && moveStart != nil {
+                throw ValidationError("Give either --from or --move-start, not both.")
+            }
+            if project != nil && noProject {
+                throw ValidationError("Give either --project or --no-project, not both.")
+            }
+            if !tags.isEmpty && clearTags {
+                throw ValidationError("Give either --tag or --clear-tags, not both.")
+            }
+        }
+
+        func run() throws {
+            try Session.run(common) { session in
+                let store = try session.openStore()
+                let id = try EntryArgument.resolve(entry, store: store)
+                var changes = EntryChanges(
+                    client: client, description: description,
+                    tags: clearTags ? [] : (tags.isEmpty ? nil : tags))
+                if let from { changes.start = try session.time(from, option: "--from") }
+                if let to { changes.end = try session.time(to, option: "--to") }
+                if let moveStart {
+                    let shift = try Relative.seconds(moveStart, option: "--move-start")
+                    changes.start = try store.entry(id: id).start + shift
+                }
+                if let project { changes.project = .some(project) }
+                if noProject { changes.project = .some(nil) }
+                if changes.isEmpty {
+                    throw CommandFailure.usage("nothing to change; give --from, --to, --move-start, --project, --description or --tag")
+                }
+                EntryReport.print("edited", try store.edit(id, changes, now: session.now), session: session)
+            }
+        }
+    }
+}
+
+/// An ENTRY argument: an id, or `running`.
+enum EntryArgument {
+    static func resolve(_ text: String, store: Store) throws -> Int64 {
+        if text == "running" || text == "current" {
+            guard let e = try store.running() else { throw CommandFailure(StoreError.noRunningTimer) }
+            return e.id
+        }
+        return try parse(text)
+    }
+
+    static func parse(_ text: String) throws -> Int64 {
+        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard let id = Int64(digits), id > 0 else {
+            throw CommandFailure.usage("\"\(text)\" is not an entry id; use a number from `trackee log` or `running`")
+        }
+        return id
+    }
+}
+
+/// Signed amounts such as `-2h`, `+15m`, `-1h30m`.
+enum Relative {
+    static func seconds(_ text: String, option: String) throws -> Int64 {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("-") || trimmed.hasPrefix("+"),
+              let instant = try? TimeExpression.parse(trimmed, now: Instant(seconds: 0), zone: .utc)
+        else {
+            throw CommandFailure.usage("\(option): cannot read \"\(text)\" as an amount of time; use a signed amount such as -2h, +15m or -1h30m")
+        }
+        return instant.seconds
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import TrackeeCore
+import TrackeeStore
+
+extension ExportFormat: ExpressibleByArgument {}
+extension ClockifyDateFormat: ExpressibleByArgument {}
+extension ClockifyTimeFormat: ExpressibleByArgument {}
+extension ClockifyDurationFormat: ExpressibleByArgument {}
+
+extension Trackee {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export finished entries as CSV for Clockify or Toggl Track, trackee CSV, or JSON.",
+            discussion: """
+                Entries whose start lies in [--from, --to) are written in start order. \
+                Clockify reads dates and times by the importing workspace's settings, \
+                so match --date-format and --time-format to them.
+                """)
+
+        @OptionGroup var common: CommonOptions
+
+        @Option(help: "The file format.")
+        var format: ExportFormat
+
+        @Option(parsing: .unconditional, help: "Only entries starting at or after this time.")
+        var from: String?
+
+        @Option(parsing: .unconditional, help: "Only entries starting before this time.")
+        var to: String?
+
+        @Option(name: [.short, .customLong("output")], help: "Write to this file (replaced atomically) instead of stdout.")
+        var output: String?
+
+        @Option(help: "The Email column for clockify and toggl (default from config.yaml).")
+        var email: String?
+
+        @Option(name: .customLong("date-format"), help: "Clockify's Start Date format.")
+        var dateFormat: ClockifyDateFormat?
+
+        @Option(name: .customLong("time-format"), help: "Clockify's Start Time format.")
+        var timeFormat: ClockifyTimeFormat?
+
+        @Option(name: .customLong("duration-format"), help: "Clockify's Duration (h) format.")
+        var durationFormat: ClockifyDurationFormat?
+
+        func run() throws {
+            try Session.run(common) { session in
+                let from = try self.from.map { try session.time($0, option: "--from") }
+                let to = try self.to.map { try session.time($0, option: "--to") }
+                if let from, let to, to < from {
+                    throw CommandFailure(StoreError.endBeforeStart(start: from, end: to))
+                }
+                var options = session.settings.export
+                if let email { options.email = email }
+                if let dateFormat { options.dateFormat = dateFormat }
+                if let timeFormat { options.timeFormat = timeFormat }
+                if let durationFormat { options.durationFormat = durationFormat }
+                let store = try session.openStore()
+                let sink = try ExportSink(path: output)
+                do {
+                    try write(store: store, from: from, to: to, options: options, zone: session.zone, sink: sink)
+                    try sink.finish()
+                } catch {
+                    sink.abandon()
+                    throw error
+                }
+            }
+        }
+
+        private func write(store: Store, from: Instant?, to: Instant?, options: ExportOptions, zone: Zone, sink: ExportSink) throws {
+            let exporter = Exporter(format: format, options: options)
+            var buffer = exporter.header()
+            var first = true
+            try store.forEachFinished(from: from, to: to) { e in
+                guard let end = e.end else { return }
+                let record = ExportRecord(
+                    id: e.id, project: e.project ?? "", client: e.client ?? "", description: e.description,
+                    tags: e.tags, billable: e.billable, rateCents: e.rateCents,
+                    start: zone.localDateTime(e.start), startOffset: zone.offset(at: e.start),
+                    end: zone.localDateTime(end), endOffset: zone.offset(at: end),
+                    durationSeconds: end - e.start, source: e.source)
+                buffer += exporter.row(record, first: first)
+                first = false
+                if buffer.utf8.count >= 1 << 16 {
+                    try sink.write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            buffer += exporter.footer(empty: first)
+            try sink.write(buffer)
+        }
+    }
+}
+
+/// Where an export goes: stdout, or a file written beside its final name
+/// and renamed into place, so a failed export never leaves half a file.
+final class ExportSink {
+    private let fd: Int32
+    private let path: String?
+    private let temporary: String?
+
+    init(path: String?) throws {
+        guard let path, path != "-" else {
+            fd = 1
+            self.path = nil
+            temporary = nil
+            return
+        }
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CommandFailure.refused("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        self.path = path
+        temporary = tmp
+    }
+
+    func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw CommandFailure.refused("cannot write \(path ?? "standard output"): \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+    }
+
+    func finish() throws {
+        guard let path, let temporary else { return }
+        if fsync(fd) != 0 || close(fd) != 0 || rename(temporary, path) != 0 {
+            let message = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CommandFailure.refused("cannot write \(path): \(message)")
+        }
+    }
+
+    func abandon() {
+        guard let temporary else { return }
+        close(fd)
+        unlink(temporary)
+    }
+}

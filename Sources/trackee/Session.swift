@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import TrackeeCore
+import TrackeeStore
+
+/// What a command runs with: the clock, the zone, the settings, the store
+/// and where output goes. Built once per process.
+struct Session {
+    let common: CommonOptions
+    let environment: [String: String]
+    let now: Instant
+    let zone: Zone
+    let settings: Settings
+    let out: Output
+
+    init(_ common: CommonOptions) throws {
+        self.common = common
+        environment = ProcessInfo.processInfo.environment
+        zone = Zone.local()
+        if let fake = environment["TRACKEE_NOW"], !fake.isEmpty {
+            do {
+                now = try TimeExpression.parse(fake, now: SystemClock.now(), zone: zone)
+            } catch {
+                throw CommandFailure.usage("TRACKEE_NOW: \(error)")
+            }
+        } else {
+            now = SystemClock.now()
+        }
+        settings = try Settings.load(environment: environment)
+        out = Output(environment: environment, json: common.json)
+    }
+
+    func openStore() throws -> Store {
+        try Store(location: StoreLocation.resolve(explicit: common.store, environment: environment))
+    }
+
+    /// Parses a user-typed time; `option` names the flag in the error.
+    func time(_ text: String, option: String) throws -> Instant {
+        do {
+            return try TimeExpression.parse(text, now: now, zone: zone)
+        } catch {
+            throw CommandFailure.usage("\(option): \(error)")
+        }
+    }
+
+    /// Runs a command body, turning failures into one line on stderr and
+    /// the documented exit status.
+    static func run(_ common: CommonOptions, _ body: (Session) throws -> Void) throws {
+        do {
+            let session = try Session(common)
+            try body(session)
+        } catch let failure as CommandFailure {
+            failure.report()
+            throw ExitCode(failure.status)
+        } catch let error as StoreError {
+            let failure = CommandFailure(error)
+            failure.report()
+            throw ExitCode(failure.status)
+        }
+    }
+}
+
+/// A failure with its exit status. The statuses are documented in
+/// trackee(1): 1 refused, 2 store unusable, 64 usage, 78 configuration.
+struct CommandFailure: Error {
+    var message: String
+    var status: Int32
+
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 64) }
+    static func refused(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 1) }
+    static func config(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 78) }
+
+    init(message: String, status: Int32) {
+        self.message = message
+        self.status = status
+    }
+
+    init(_ error: StoreError) {
+        message = error.description
+        switch error {
+        case .directoryMissing, .notWritable, .notADatabase, .corrupt, .tooNew, .database:
+            status = 2
+        default:
+            status = 1
+        }
+    }
+
+    func report() {
+        FileHandle.standardError.write(Data("trackee: \(message)\n".utf8))
+    }
+}

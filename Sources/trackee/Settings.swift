@@ -1,0 +1,106 @@
+import Foundation
+import TrackeeCore
+import Yams
+
+/// `$XDG_CONFIG_HOME/trackee/config.yaml`: optional user settings.
+///
+/// ```yaml
+/// week_start: monday          # first day of `summary --week` and `status`
+/// export:
+///   email: me@example.com     # Email column of clockify and toggl exports
+///   date_format: MM/DD/YYYY   # clockify: MM/DD/YYYY DD/MM/YYYY YYYY-MM-DD DD.MM.YYYY YYYY/MM/DD
+///   time_format: 12h          # clockify: 12h or 24h
+///   duration_format: h:mm     # clockify: h:mm, hh:mm:ss or decimal
+/// ```
+struct Settings {
+    var weekStart: Weekday = .monday
+    var export = ExportOptions()
+
+    static func path(environment: [String: String]) -> String {
+        if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? "/") + "/.config"
+        }
+        return base + "/trackee/config.yaml"
+    }
+
+    /// Reads the settings file if there is one. A mistake in it is an error
+    /// naming the file, line and key, never silently ignored.
+    static func load(environment: [String: String]) throws -> Settings {
+        let path = path(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else { return Settings() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure.config("\(path): cannot be read")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    static func parse(_ text: String, file: String) throws -> Settings {
+        var settings = Settings()
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw CommandFailure.config("\(file): \(error)")
+        }
+        guard let root else { return settings }
+        guard let top = root.mapping else {
+            throw CommandFailure.config("\(file):\(line(root)): the settings must be a mapping of keys to values")
+        }
+        for (keyNode, value) in top {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "week_start":
+                guard let text = value.string, let day = Weekday(name: text) else {
+                    throw bad(file, value, "week_start", "a weekday such as monday or sunday")
+                }
+                settings.weekStart = day
+            case "export":
+                guard let export = value.mapping else {
+                    throw bad(file, value, "export", "a mapping with email, date_format, time_format, duration_format")
+                }
+                for (k, v) in export {
+                    let sub = k.string ?? ""
+                    switch sub {
+                    case "email":
+                        settings.export.email = v.string ?? ""
+                    case "date_format":
+                        guard let f = v.string.flatMap(ClockifyDateFormat.init(rawValue:)) else {
+                            throw bad(file, v, "export.date_format", choices(ClockifyDateFormat.allCases.map(\.rawValue)))
+                        }
+                        settings.export.dateFormat = f
+                    case "time_format":
+                        guard let f = v.string.flatMap(ClockifyTimeFormat.init(rawValue:)) else {
+                            throw bad(file, v, "export.time_format", choices(ClockifyTimeFormat.allCases.map(\.rawValue)))
+                        }
+                        settings.export.timeFormat = f
+                    case "duration_format":
+                        guard let f = v.string.flatMap(ClockifyDurationFormat.init(rawValue:)) else {
+                            throw bad(file, v, "export.duration_format", choices(ClockifyDurationFormat.allCases.map(\.rawValue)))
+                        }
+                        settings.export.durationFormat = f
+                    default:
+                        throw CommandFailure.config("\(file):\(line(k)): unknown key export.\(sub); known keys are email, date_format, time_format, duration_format")
+                    }
+                }
+            default:
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start and export")
+            }
+        }
+        return settings
+    }
+
+    private static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
+
+    private static func choices(_ values: [String]) -> String {
+        "one of " + values.joined(separator: ", ")
+    }
+
+    private static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> CommandFailure {
+        let shown = node.string.map { "\"\($0)\"" } ?? "this value"
+        return CommandFailure.config("\(file):\(line(node)): \(key) is \(shown); expected \(expected)")
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import TrackeeCore
+import TrackeeStore
+
+extension Trackee {
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ensure a timer runs for a project (start, switch, or leave it running).",
+            discussion: """
+                With nothing running, starts a timer. With the same project, client, \
+                description and tags already running, prints "unchanged" and keeps the \
+                original start. With something else running, saves it and starts the \
+                new one in one step ("switched").
+                """)
+
+        @OptionGroup var common: CommonOptions
+        @OptionGroup var timer: TimerOptions
+
+        @Option(parsing: .unconditional, help: "When the timer starts (default now); see TIME FORMATS.")
+        var at: String?
+
+        @Option(help: "An idempotency key: a second call with the same key changes nothing.")
+        var key: String?
+
+        func run() throws {
+            try Session.run(common) { session in
+                let at = try self.at.map { try session.time($0, option: "--at") } ?? session.now
+                let p = timer.parameters
+                let intent = Intent(
+                    .start(TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)),
+                    at: at, source: "cli", key: key)
+                try IntentReport.apply(intent, session: session)
+            }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ensure no timer runs, saving the running entry.")
+
+        @OptionGroup var common: CommonOptions
+
+        @Option(parsing: .unconditional, help: "When the timer stops (default now).")
+        var at: String?
+
+        @Option(help: "An idempotency key: a second call with the same key changes nothing.")
+        var key: String?
+
+        func run() throws {
+            try Session.run(common) { session in
+                let at = try self.at.map { try session.time($0, option: "--at") } ?? session.now
+                try IntentReport.apply(Intent(.stop, at: at, source: "cli", key: key), session: session)
+            }
+        }
+    }
+
+    struct Cancel: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ensure no timer runs, discarding the running entry.")
+
+        @OptionGroup var common: CommonOptions
+
+        @Option(help: "An idempotency key: a second call with the same key changes nothing.")
+        var key: String?
+
+        func run() throws {
+            try Session.run(common) { session in
+                try IntentReport.apply(Intent(.cancel, at: session.now, source: "cli", key: key), session: session)
+            }
+        }
+    }
+}
+
+/// Applies an intent and says what happened.
+enum IntentReport {
+    struct View: Encodable {
+        var outcome: String
+        var replayed: Bool
+        var key: String?
+        var entry: EntryView?
+        var previous: EntryView?
+        var created: [String]
+    }
+
+    static func apply(_ intent: Intent, session: Session) throws {
+        let store = try session.openStore()
+        let result = try store.apply(intent, now: session.now)
+        if session.out.json {
+            session.out.emit(View(
+                outcome: result.outcome.rawValue, replayed: result.replayed, key: intent.key,
+                entry: result.entry.map { EntryView($0, session: session) },
+                previous: result.previous.map { EntryView($0, session: session) }, created: result.created))
+            return
+        }
+        session.printCreated(result.created)
+        session.out.line(describe(result, intent: intent, session: session))
+    }
+
+    static func describe(_ result: IntentResult, intent: Intent, session: Session) -> String {
+        let out = session.out
+        var text: String
+        switch (result.outcome, result.entry) {
+        case (.started, let e?):
+            text = "\(out.green("started")) \(session.label(e)) at \(session.clock(e.start))"
+        case (.switched, let e?):
+            text = "\(out.green("switched"))"
+            if let p = result.previous, let end = p.end {
+                text += ": saved \(session.label(p)) (\(session.duration(end - p.start))),"
+            }
+            text += " started \(session.label(e)) at \(session.clock(e.start))"
+        case (.stopped, let e?):
+            text = "\(out.green("stopped")) \(session.label(e)) at \(session.clock(e.end ?? intent.at)) after \(session.duration(e.duration(now: session.now)))"
+        case (.cancelled, let e?):
+            text = "\(out.yellow("cancelled")) \(session.label(e)), started \(session.clock(e.start)); \(session.duration(e.duration(now: intent.at))) discarded"
+        case (.unchanged, let e?) where e.isRunning:
+            text = "unchanged: \(session.label(e)) running since \(session.clock(e.start)) (\(session.duration(e.duration(now: session.now))))"
+        default:
+            text = "\(result.outcome.rawValue): no timer running"
+        }
+        if result.replayed, let key = intent.key {
+            text += " — key \"\(key)\" was applied before; nothing changed"
+        }
+        return text
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The `trackee` command: a time tracker that runs itself.
+struct Trackee: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trackee",
+        abstract: "Track time from the terminal, from scripts and from automations.",
+        discussion: """
+            Times accept ISO 8601 with an offset (2026-11-20T11:03+01:00), local \
+            2026-11-20 11:03, 11:03 (today), yesterday 11:03, -2h and 90m ago. \
+            The store is $XDG_DATA_HOME/trackee/trackee.sqlite3 unless --store or \
+            TRACKEE_STORE says otherwise. See trackee(1).
+            """,
+        version: TrackeeVersion.string,
+        subcommands: [
+            Start.self, Stop.self, Cancel.self, Status.self, Add.self, Edit.self, Delete.self, Undo.self,
+            Log.self, Summary.self, Clients.self, Projects.self, Export.self,
+        ])
+}
+
+enum TrackeeVersion {
+    static let string = "0.1.0"
+}

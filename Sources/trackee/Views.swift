@@ -1,0 +1,67 @@
+import TrackeeCore
+import TrackeeStore
+
+/// The JSON form of an entry. Field names are part of the documented
+/// interface (trackee(1), JSON OUTPUT); add fields, never rename them.
+struct EntryView: Encodable {
+    var id: Int64
+    var project: String?
+    var client: String?
+    var description: String
+    var tags: [String]
+    var start: String
+    var end: String?
+    var duration_seconds: Int64
+    var running: Bool
+    var source: String
+    var billable: Bool
+
+    init(_ e: Entry, session: Session) {
+        id = e.id
+        project = e.project
+        client = e.client
+        description = e.description
+        tags = e.tags
+        start = session.zone.iso8601(e.start)
+        end = e.end.map(session.zone.iso8601)
+        duration_seconds = e.duration(now: session.now)
+        running = e.isRunning
+        source = e.source
+        billable = e.billable
+    }
+}
+
+/// Human-readable pieces shared by the commands.
+extension Session {
+    /// `11:03` for today, `Thu 11:03` within the week, else `2026-11-20 11:03`.
+    func clock(_ instant: Instant) -> String {
+        let local = zone.localDateTime(instant)
+        let hm = pad(local.hour, 2) + ":" + pad(local.minute, 2)
+        let today = zone.localDate(now)
+        if local.date == today { return hm }
+        let days = today.daysSinceEpoch - local.date.daysSinceEpoch
+        if days > 0 && days < 7 {
+            return (Weekday(rawValue: local.date.weekday)?.shortName ?? "") + " " + hm
+        }
+        return "\(local.date) \(hm)"
+    }
+
+    /// `"Docs" (Acme) · writing docs · #a #b`, or `no project`.
+    func label(_ e: Entry) -> String {
+        var parts: [String] = []
+        if let project = e.project {
+            parts.append(out.bold(project) + (e.client.map { " (\($0))" } ?? ""))
+        } else {
+            parts.append(out.dim("(no project)"))
+        }
+        if !e.description.isEmpty { parts.append(e.description) }
+        if !e.tags.isEmpty { parts.append(e.tags.map { "#" + $0 }.joined(separator: " ")) }
+        return parts.joined(separator: " · ")
+    }
+
+    func duration(_ seconds: Int64) -> String { formatDuration(seconds, .clock) }
+
+    func printCreated(_ created: [String]) {
+        for thing in created { out.line("created \(thing)") }
+    }
+}
