@@ -46,7 +46,12 @@ enum EntryReport {
         }
         session.printCreated(result.created)
         let e = result.entry
-        let span = e.end.map { "\(session.clock(e.start))–\(session.clock($0))" } ?? "since \(session.clock(e.start)), running"
+        var span = "since \(session.clock(e.start)), running"
+        if let end = e.end {
+            let sameDay = session.zone.localDate(end) == session.zone.localDate(e.start)
+            let l = session.zone.localDateTime(end)
+            span = session.clock(e.start) + "–" + (sameDay ? pad(l.hour, 2) + ":" + pad(l.minute, 2) : session.clock(end))
+        }
         session.out.line("\(action) #\(e.id) \(session.label(e)) \(span) (\(session.duration(e.duration(now: session.now))))")
     }
 }

@@ -1,0 +1,37 @@
+# trackee — see README.md. `make demo` and `make test` are the two set-up commands.
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+PREFIX ?= /usr/local
+RELEASE_FLAGS = -c release --static-swift-stdlib
+BIN = .build/release/trackee
+
+.PHONY: all deps build demo test bench install uninstall clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+# The installed binary: static Swift runtime, so a one-shot command starts fast.
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product trackee
+
+demo: build
+	@scripts/demo.sh $(BIN)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: build
+	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3
+	@bench/run.sh $(BIN)
+
+install: build
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/trackee
+	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/trackee $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
+
+clean:
+	rm -rf .build

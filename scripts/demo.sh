@@ -1,0 +1,30 @@
+#!/bin/sh
+# A short scripted session on a throwaway store: the main job of trackee,
+# shown on an embedded default. Usage: scripts/demo.sh path/to/trackee
+set -eu
+bin=${1:-.build/release/trackee}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/trackee-demo.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+export TRACKEE_STORE="$dir/demo.sqlite3" TRACKEE_CONFIG="$dir/none.yaml" NO_COLOR=1
+export TZ=Europe/Prague
+step() {
+    printf '\n$ trackee'
+    for arg in "$@"; do
+        case $arg in *" "*) printf ' "%s"' "$arg" ;; *) printf ' %s' "$arg" ;; esac
+    done
+    printf '\n'
+    TRACKEE_NOW="$now" "$bin" "$@"
+}
+now="2026-11-20 09:00"; step start --project Docs --client Acme "user guide" --tag writing
+now="2026-11-20 09:00"; step start --project Docs --client Acme "user guide" --tag writing
+now="2026-11-20 10:30"; step start --project Review --client Acme "pull requests"
+now="2026-11-20 11:15"; step stop
+now="2026-11-20 11:15"; step stop
+now="2026-11-20 11:20"; step add --project Planning --from "09:00" --to "09:15" standup
+now="2026-11-20 11:20"; step add --project Support --client Globex --from "yesterday 14:00" --to "yesterday 16:30" "ticket 4121"
+now="2026-11-20 11:20"; step projects edit Docs --client Acme --rate 80 --billable
+now="2026-11-20 11:20"; step log
+now="2026-11-20 11:20"; step summary --week
+now="2026-11-20 11:20"; step summary --week --by client
+now="2026-11-20 11:20"; step export --format toggl --email ana@example.com
+now="2026-11-20 11:20"; step export --format clockify --email ana@example.com
