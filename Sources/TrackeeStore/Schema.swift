@@ -4,6 +4,10 @@ import GRDB
 /// use literal table names so later changes to the records cannot alter
 /// what an old migration did.
 enum Schema {
+    /// Written to `PRAGMA user_version` by the last migration, so opening an
+    /// up-to-date store costs one header read instead of a migrator check.
+    static let version = 1
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-timesheet") { db in
@@ -67,6 +71,7 @@ enum Schema {
                     deleted INTEGER NOT NULL
                 );
                 CREATE INDEX trash_batch ON trash(batch);
+                PRAGMA user_version = 1;
                 """)
         }
         return migrator

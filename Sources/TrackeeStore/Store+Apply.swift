@@ -19,7 +19,8 @@ extension Store {
             throw StoreError.invalidTag(bad)
         }
         return try write { db in
-            if let key = intent.key, let firing = try FiringRecord.fetchOne(db, key: key) {
+            if let key = intent.key,
+               let firing = try FiringRecord.fetchOne(db, sql: "SELECT * FROM firing WHERE key = ?", arguments: [key]) {
                 return try replay(db, intent: intent, firing: firing, now: now)
             }
             let running = try runningRecord(db)
@@ -108,7 +109,9 @@ extension Store {
     }
 
     func runningRecord(_ db: Database) throws -> EntryRecord? {
-        try EntryRecord.filter(EntryRecord.Columns.end == nil).fetchOne(db)
+        // Raw SQL: the query builder costs more than the query here, and
+        // this runs on every one-shot command.
+        try EntryRecord.fetchOne(db, sql: "SELECT * FROM entry WHERE \"end\" IS NULL")
     }
 
     private func parametersJSON(_ intent: Intent) -> String {

@@ -42,8 +42,10 @@ public final class Store: Sendable {
             throw Store.translate(error, path: location.path)
         }
         do {
-            try enableWAL()
-            try migrate()
+            if try !isCurrent {
+                try enableWAL()
+                try migrate()
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -58,6 +60,14 @@ public final class Store: Sendable {
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
             if mode?.lowercased() != "wal" {
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
+        }
+    }
+
+    private var isCurrent: Bool {
+        get throws {
+            try queue.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA user_version") == Schema.version
             }
         }
     }

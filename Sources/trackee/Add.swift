@@ -5,6 +5,7 @@ import TrackeeStore
 extension Trackee {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Record a finished entry between two times.")
 
         @OptionGroup var common: CommonOptions

@@ -5,12 +5,14 @@ import TrackeeStore
 extension Trackee {
     struct Clients: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clients",
             abstract: "List, add, rename and delete clients.",
             subcommands: [List.self, Add.self, Rename.self, Delete.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List clients with their project and entry counts.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List clients with their project and entry counts.")
             @OptionGroup var common: CommonOptions
 
             func run() throws {
@@ -27,7 +29,8 @@ extension Trackee {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a client.")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Add a client.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The client's name.") var name: String
 
@@ -41,7 +44,8 @@ extension Trackee {
         }
 
         struct Rename: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a client.")
+            static let configuration = CommandConfiguration(
+                commandName: "rename", abstract: "Rename a client.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The current name.") var name: String
             @Argument(help: "The new name.") var newName: String
@@ -57,6 +61,7 @@ extension Trackee {
 
         struct Delete: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "delete",
                 abstract: "Delete a client; with projects, only with --yes, and their entries go too.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The client's name.") var name: String

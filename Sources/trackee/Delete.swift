@@ -5,6 +5,7 @@ import TrackeeStore
 extension Trackee {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete entries by id; `trackee undo` brings them back.")
 
         @OptionGroup var common: CommonOptions
@@ -28,6 +29,7 @@ extension Trackee {
 
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undo",
             abstract: "Restore what the last delete removed.",
             discussion: "Each undo restores one deletion, newest first, with the original ids.")
 

@@ -5,6 +5,7 @@ import TrackeeStore
 extension Trackee {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change an entry's times, project, description or tags.",
             discussion: """
                 ENTRY is an id from `trackee log`, or `running` for the running timer, \

@@ -11,6 +11,7 @@ extension ClockifyDurationFormat: ExpressibleByArgument {}
 extension Trackee {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export finished entries as CSV for Clockify or Toggl Track, trackee CSV, or JSON.",
             discussion: """
                 Entries whose start lies in [--from, --to) are written in start order. \

@@ -5,6 +5,7 @@ import TrackeeStore
 extension Trackee {
     struct Log: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract: "List entries newest first, grouped by local day with a total per day.",
             discussion: "Page through older entries with the --before value printed at the end of each page.")
 

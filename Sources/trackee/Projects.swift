@@ -5,12 +5,14 @@ import TrackeeStore
 extension Trackee {
     struct Projects: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "projects",
             abstract: "List, add, rename, edit and delete projects.",
             subcommands: [List.self, Add.self, Rename.self, Edit.self, Delete.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List projects with client, type, billing and entry count.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List projects with client, type, billing and entry count.")
             @OptionGroup var common: CommonOptions
             @Option(name: [.short, .long], help: "Only this client's projects.") var client: String?
 
@@ -58,7 +60,8 @@ extension Trackee {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a project, under a client if given.")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Add a project, under a client if given.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The project's name.") var name: String
             @Option(name: [.short, .long], help: "The client; created on first use.") var client: String?
@@ -74,7 +77,8 @@ extension Trackee {
         }
 
         struct Rename: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a project.")
+            static let configuration = CommandConfiguration(
+                commandName: "rename", abstract: "Rename a project.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The current name.") var name: String
             @Argument(help: "The new name.") var newName: String
@@ -90,7 +94,8 @@ extension Trackee {
         }
 
         struct Edit: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Change a project's type, billing or rate.")
+            static let configuration = CommandConfiguration(
+                commandName: "edit", abstract: "Change a project's type, billing or rate.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The project's name.") var name: String
             @Option(name: [.short, .long], help: "The project's client, when the name is not unique.") var client: String?
@@ -111,6 +116,7 @@ extension Trackee {
 
         struct Delete: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "delete",
                 abstract: "Delete a project; one with entries only with --yes, and its entries go too.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "The project's name.") var name: String

@@ -5,6 +5,7 @@ import TrackeeStore
 extension Trackee {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Ensure a timer runs for a project (start, switch, or leave it running).",
             discussion: """
                 With nothing running, starts a timer. With the same project, client, \
@@ -36,6 +37,7 @@ extension Trackee {
 
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stop",
             abstract: "Ensure no timer runs, saving the running entry.")
 
         @OptionGroup var common: CommonOptions
@@ -56,6 +58,7 @@ extension Trackee {
 
     struct Cancel: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cancel",
             abstract: "Ensure no timer runs, discarding the running entry.")
 
         @OptionGroup var common: CommonOptions

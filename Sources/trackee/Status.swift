@@ -5,6 +5,7 @@ import TrackeeStore
 extension Trackee {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the running timer and today's and this week's totals.")
 
         @OptionGroup var common: CommonOptions

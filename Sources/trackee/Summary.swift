@@ -7,6 +7,7 @@ extension Grouping: ExpressibleByArgument {}
 extension Trackee {
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "summary",
             abstract: "Total time per project or client for a day, week, month or range.",
             discussion: """
                 Entries are clipped to the period; the running timer counts up to now. \
