@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 "TrackeeCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "trackee",
