@@ -22,7 +22,6 @@ let package = Package(
             dependencies: [
                 "TrackeeCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "trackee",

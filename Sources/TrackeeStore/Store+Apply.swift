@@ -18,6 +18,15 @@ extension Store {
         if case .start(let p) = intent.action, let bad = Tags.invalid(p.tags) {
             throw StoreError.invalidTag(bad)
         }
+        // A timer cannot run from the future: stop and switch times, and a
+        // new start, are at most now.
+        if intent.at > now {
+            switch intent.action {
+            case .start: throw StoreError.startAfterNow(start: intent.at, now: now)
+            case .stop: throw StoreError.stopAfterNow(end: intent.at, now: now)
+            case .cancel: break
+            }
+        }
         return try write { db in
             if let key = intent.key,
                let firing = try FiringRecord.fetchOne(db, sql: "SELECT * FROM firing WHERE key = ?", arguments: [key]) {

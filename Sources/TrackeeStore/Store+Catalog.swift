@@ -45,6 +45,8 @@ extension Store {
     /// use. Without a client, a name that exists under several clients is
     /// ambiguous rather than guessed.
     func resolveProject(_ db: Database, name: String?, client: String?, now: Instant) throws -> ResolvedProject {
+        let name = try name.map { try validName($0, kind: "project") }
+        let client = try client.map { try validName($0, kind: "client") }
         guard let name else {
             if client != nil { throw StoreError.clientNeedsProject }
             return ResolvedProject(projectID: nil)
@@ -232,7 +234,7 @@ extension Store {
                        billable: row["billable"], rateCents: row["rate_cents"], entries: row["entries"])
     }
 
-    private func validName(_ name: String, kind: String) throws -> String {
+    func validName(_ name: String, kind: String) throws -> String {
         let trimmed = name.trimmingWhitespace()
         if trimmed.isEmpty { throw StoreError.emptyName(kind: kind) }
         return trimmed

@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import TrackeeCore
 
 /// The local SQLite store of clients, projects, entries, the running timer,
@@ -36,10 +35,6 @@ public final class Store: Sendable {
             // Commits in WAL mode need no fsync at NORMAL; SQLite still keeps
             // the file consistent across crashes, which is what we promise.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Keep the -wal file between processes: a one-shot command would
-            // otherwise create and unlink it at every run.
-            var persist: Int32 = 1
-            sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
         do {
             queue = try DatabaseQueue(path: location.path, configuration: config)

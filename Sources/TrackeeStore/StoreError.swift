@@ -28,6 +28,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case noRunningTimer
     case editRunningEnd(Int64)
     case startAfterNow(start: Instant, now: Instant)
+    case stopAfterNow(end: Instant, now: Instant)
     case database(path: String, message: String)
 
     public var description: String {
@@ -70,7 +71,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case let .editRunningEnd(id):
             return "entry \(id) is the running timer; end it with `trackee stop --at TIME`"
         case let .startAfterNow(start, _):
-            return "the running timer cannot start in the future (\(Zone.local().iso8601(start))); give a start before now"
+            return "a timer cannot start in the future (\(Zone.local().iso8601(start))); give a start time before now"
+        case let .stopAfterNow(end, _):
+            return "a timer cannot stop in the future (\(Zone.local().iso8601(end))); give a stop time before now"
         case .noRunningTimer:
             return "no timer is running; `trackee start` starts one"
         case let .database(path, message):

@@ -18,11 +18,11 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let clients = try session.openStore().clients()
-                    if session.out.json { return session.out.emit(clients) }
+                    if session.out.json { return session.out.emit(clients.map(ClientView.init)) }
                     if clients.isEmpty { return session.out.line("no clients; `trackee clients add NAME` adds one") }
                     let width = clients.map(\.name.count).max() ?? 0
                     for c in clients {
-                        session.out.line("\(c.name.rightPadded(width))  \(c.projects) projects  \(c.entries) entries")
+                        session.out.line("\(c.name.rightPadded(width))  \(count(c.projects, "project", "projects"))  \(count(c.entries, "entry", "entries"))")
                     }
                 }
             }
@@ -37,7 +37,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let c = try session.openStore().addClient(name, now: session.now)
-                    if session.out.json { return session.out.emit(c) }
+                    if session.out.json { return session.out.emit(ClientView(c)) }
                     session.out.line("added client \"\(c.name)\"")
                 }
             }
@@ -52,8 +52,12 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
-                    try session.openStore().renameClient(name, to: newName)
-                    if session.out.json { return session.out.emit(["renamed": newName]) }
+                    let store = try session.openStore()
+                    try store.renameClient(name, to: newName)
+                    if session.out.json {
+                        let renamed = try store.clients().first { $0.name.lowercased() == newName.lowercased() }
+                        return session.out.emit(renamed.map(ClientView.init))
+                    }
                     session.out.line("renamed client \"\(name)\" to \"\(newName)\"")
                 }
             }

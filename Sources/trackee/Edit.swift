@@ -74,7 +74,7 @@ extension Trackee {
                 if let project { changes.project = .some(project) }
                 if noProject { changes.project = .some(nil) }
                 if changes.isEmpty {
-                    throw CommandFailure.usage("nothing to change; give --from, --to, --move-start, --project, --description or --tag")
+                    throw CommandFailure.usage("nothing to change; give --from, --to, --move-start, --project, --no-project, --client, --description, --tag or --clear-tags")
                 }
                 EntryReport.print("edited", try store.edit(id, changes, now: session.now), session: session)
             }

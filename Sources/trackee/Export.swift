@@ -45,6 +45,10 @@ extension Trackee {
         @Option(name: .customLong("duration-format"), help: "Clockify's Duration (h) format.")
         var durationFormat: ClockifyDurationFormat?
 
+        func validate() throws {
+            if common.json { throw ValidationError("export writes the --format you choose; for JSON use --format json.") }
+        }
+
         func run() throws {
             try Session.run(common) { session in
                 let from = try self.from.map { try session.time($0, option: "--from") }

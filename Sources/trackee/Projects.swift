@@ -19,7 +19,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let projects = try session.openStore().projects(client: client)
-                    if session.out.json { return session.out.emit(projects) }
+                    if session.out.json { return session.out.emit(projects.map(ProjectView.init)) }
                     if projects.isEmpty { return session.out.line("no projects; `trackee projects add NAME` adds one") }
                     let names = projects.map { $0.name + ($0.client.map { " (\($0))" } ?? "") }
                     let width = names.map(\.count).max() ?? 0
@@ -28,7 +28,7 @@ extension Trackee {
                         if let type = p.type { text += "  \(type)" }
                         if p.billable { text += "  billable" }
                         if let rate = p.rateCents { text += "  \(money(rate))/h" }
-                        text += "  \(p.entries) entries"
+                        text += "  " + count(p.entries, "entry", "entries")
                         session.out.line(text)
                     }
                 }
@@ -70,7 +70,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let p = try session.openStore().addProject(name, client: client, changes: billing.changes, now: session.now)
-                    if session.out.json { return session.out.emit(p) }
+                    if session.out.json { return session.out.emit(ProjectView(p)) }
                     session.out.line("added project \"\(p.name)\"" + (p.client.map { " for client \"\($0)\"" } ?? ""))
                 }
             }
@@ -87,7 +87,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let p = try session.openStore().editProject(name, client: client, rename: newName, changes: ProjectChanges())
-                    if session.out.json { return session.out.emit(p) }
+                    if session.out.json { return session.out.emit(ProjectView(p)) }
                     session.out.line("renamed project \"\(name)\" to \"\(p.name)\"")
                 }
             }
@@ -104,7 +104,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let p = try session.openStore().editProject(name, client: client, rename: nil, changes: billing.changes)
-                    if session.out.json { return session.out.emit(p) }
+                    if session.out.json { return session.out.emit(ProjectView(p)) }
                     var text = "edited project \"\(p.name)\":"
                     text += p.billable ? " billable" : " not billable"
                     text += p.rateCents.map { ", \(money($0))/h" } ?? ", no rate"

@@ -44,7 +44,9 @@ struct Settings {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw CommandFailure.config("\(file): \(error)")
+            let oneLine = "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && $0 != "^" }.joined(separator: " ")
+            throw CommandFailure.config("\(file): not valid YAML: \(oneLine)")
         }
         guard let root else { return settings }
         guard let top = root.mapping else {
@@ -66,7 +68,10 @@ struct Settings {
                     let sub = k.string ?? ""
                     switch sub {
                     case "email":
-                        settings.export.email = v.string ?? ""
+                        guard v.scalar != nil, let email = v.string else {
+                            throw bad(file, v, "export.email", "an email address")
+                        }
+                        settings.export.email = email
                     case "date_format":
                         guard let f = v.string.flatMap(ClockifyDateFormat.init(rawValue:)) else {
                             throw bad(file, v, "export.date_format", choices(ClockifyDateFormat.allCases.map(\.rawValue)))

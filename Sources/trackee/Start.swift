@@ -117,6 +117,8 @@ enum IntentReport {
             text = "\(out.yellow("cancelled")) \(session.label(e)), started \(session.clock(e.start)); \(session.duration(e.duration(now: intent.at))) discarded"
         case (.unchanged, let e?) where e.isRunning:
             text = "unchanged: \(session.label(e)) running since \(session.clock(e.start)) (\(session.duration(e.duration(now: session.now))))"
+        case (_, nil) where result.replayed && result.outcome != .unchanged:
+            text = "\(result.outcome.rawValue) (its entry has since been deleted)"
         default:
             text = "\(result.outcome.rawValue): no timer running"
         }

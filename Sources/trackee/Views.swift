@@ -65,3 +65,44 @@ extension Session {
         for thing in created { out.line("created \(thing)") }
     }
 }
+
+/// The JSON form of a client.
+struct ClientView: Encodable {
+    var id: Int64
+    var name: String
+    var projects: Int
+    var entries: Int
+
+    init(_ c: Client) {
+        id = c.id
+        name = c.name
+        projects = c.projects
+        entries = c.entries
+    }
+}
+
+/// The JSON form of a project; money is a decimal string, as in summaries.
+struct ProjectView: Encodable {
+    var id: Int64
+    var name: String
+    var client: String?
+    var type: String?
+    var billable: Bool
+    var rate: String?
+    var entries: Int
+
+    init(_ p: Project) {
+        id = p.id
+        name = p.name
+        client = p.client
+        type = p.type
+        billable = p.billable
+        rate = p.rateCents.map(money)
+        entries = p.entries
+    }
+}
+
+/// `1 entry`, `2 entries`.
+func count(_ n: Int, _ singular: String, _ plural: String) -> String {
+    "\(n) \(n == 1 ? singular : plural)"
+}
