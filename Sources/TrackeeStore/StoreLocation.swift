@@ -55,7 +55,10 @@ public struct StoreLocation: Sendable, Equatable {
         let err = errno
         // Another process created it between our check and our open.
         if err == EEXIST { return }
-        throw .notWritable(path: path, reason: describe(errno: err, for: directory))
+        // ENOENT with the directory present: a file system such as /proc
+        // that takes no new files.
+        let reason = err == ENOENT ? "\(directory) does not accept new files" : describe(errno: err, for: directory)
+        throw .notWritable(path: path, reason: reason)
     }
 
     private func isDirectory(_ p: String) -> Bool? {

@@ -36,7 +36,7 @@ import TrackeeCore
         _ = try t.store.add(TimerParameters(project: "Docs", client: "Acme"), start: nine - 3600, end: nine + 3600, now: nine)
         _ = try t.store.add(TimerParameters(project: "Review", client: "Acme"), start: nine + 3600, end: nine + 5400, now: nine)
         _ = try t.store.add(TimerParameters(), start: nine + 5400, end: nine + 6000, now: nine)
-        _ = try t.store.apply(start("Talk", client: "Globex", at: nine + 7200), now: nine)
+        _ = try t.store.apply(start("Talk", client: "Globex", at: nine + 7200), now: nine + 7200)
         let span = Timespan(start: nine, end: nine + 86400)
         let now = nine + 9000
         let byProject = try t.store.summary(in: span, now: now, by: .project)

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// The built `trackee` executable: `$TRACKEE_BIN` if set, else
+/// `.build/debug/trackee` in this package.
+enum TrackeeBinary {
+    struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String {
+            "the trackee binary is missing at \(path); run `swift build` first or set TRACKEE_BIN to the executable"
+        }
+    }
+
+    static func path() throws -> String {
+        let path: String
+        if let explicit = ProcessInfo.processInfo.environment["TRACKEE_BIN"], !explicit.isEmpty {
+            path = explicit
+        } else {
+            // #filePath is <root>/Tests/TrackeeCLITests/TrackeeProcess.swift.
+            path = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/trackee").path
+        }
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw Missing(path: path) }
+        return path
+    }
+}
+
+/// What one finished `trackee` process did.
+struct TrackeeRun: CustomStringConvertible {
+    var arguments: [String]
+    var status: Int32
+    var stdoutData: Data
+    var stderr: String
+
+    var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
+
+    /// Standard output split into lines, without the final newline.
+    var lines: [String] {
+        var text = stdout
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.isEmpty ? [] : text.components(separatedBy: "\n")
+    }
+
+    /// Standard output parsed as one JSON document.
+    func json() throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: stdoutData)
+    }
+
+    var description: String {
+        "trackee \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)"
+    }
+}
+
+/// A started `trackee` process whose output goes to files, so any number
+/// can run at once without pipes filling up.
+final class RunningTrackee {
+    let process: Process
+    let arguments: [String]
+    let stdoutURL: URL
+    let stderrURL: URL
+
+    init(process: Process, arguments: [String], stdoutURL: URL, stderrURL: URL) {
+        self.process = process
+        self.arguments = arguments
+        self.stdoutURL = stdoutURL
+        self.stderrURL = stderrURL
+    }
+
+    func wait() throws -> TrackeeRun {
+        process.waitUntilExit()
+        let out = try Data(contentsOf: stdoutURL)
+        let err = try Data(contentsOf: stderrURL)
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
+        return TrackeeRun(arguments: arguments, status: process.terminationStatus, stdoutData: out,
+                          stderr: String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// A private temporary directory for one test: its own store, HOME and
+/// XDG directories, so nothing from the user's account leaks in. The
+/// clock and zone are pinned; the directory is removed when the sandbox
+/// goes away.
+///
+/// ```swift
+/// let t = try Sandbox(now: "2026-11-20 10:00")
+/// let r = try t.run("start", "-p", "Docs")
+/// #expect(r.lines == ["created project \"Docs\"", "started Docs at 10:00"])
+/// ```
+final class Sandbox {
+    let root: URL
+    let zone: String
+    var now: String
+    private let binary: String
+    private let io: URL
+
+    init(zone: String = "Europe/Prague", now: String = "2026-11-20 12:00") throws {
+        binary = try TrackeeBinary.path()
+        self.zone = zone
+        self.now = now
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-cli-\(UUID().uuidString)")
+        io = root.appendingPathComponent("io")
+        for dir in ["home", "config", "data", "store", "io"] {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(dir), withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// The store every command uses unless told otherwise (via TRACKEE_STORE).
+    var storePath: String { root.appendingPathComponent("store/trackee.sqlite3").path }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// The environment every run starts from; nothing is inherited.
+    var environment: [String: String] {
+        [
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": path("home"),
+            "XDG_CONFIG_HOME": path("config"),
+            "XDG_DATA_HOME": path("data"),
+            "TRACKEE_STORE": storePath,
+            "TRACKEE_NOW": now,
+            "TZ": zone,
+            "NO_COLOR": "1",
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// Runs `trackee` with `arguments` and waits for it. `now` overrides
+    /// the sandbox clock for this run; `environment` entries set to nil
+    /// are removed.
+    func run(_ arguments: String..., now: String? = nil, environment: [String: String?] = [:]) throws -> TrackeeRun {
+        try launch(arguments, now: now, environment: environment).wait()
+    }
+
+    func run(_ arguments: [String], now: String? = nil, environment: [String: String?] = [:],
+             via prefix: [String] = []) throws -> TrackeeRun {
+        try launch(arguments, now: now, environment: environment, via: prefix).wait()
+    }
+
+    /// Starts `trackee` without waiting; `prefix` runs it through another
+    /// program such as setpriv.
+    func launch(_ arguments: [String], now: String? = nil, environment overrides: [String: String?] = [:],
+                via prefix: [String] = []) throws -> RunningTrackee {
+        var env = environment
+        if let now { env["TRACKEE_NOW"] = now }
+        for (key, value) in overrides { env[key] = value }
+        let process = Process()
+        if let first = prefix.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(prefix.dropFirst()) + [binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
+        process.environment = env
+        process.currentDirectoryURL = root
+        let id = UUID().uuidString
+        let outURL = io.appendingPathComponent("\(id).out")
+        let errURL = io.appendingPathComponent("\(id).err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return RunningTrackee(process: process, arguments: arguments, stdoutURL: outURL, stderrURL: errURL)
+    }
+
+    /// The whole content of a file.
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// What a store looks like on disk: the names in its directory and the
+    /// bytes of the database and its write-ahead log. The -shm index is
+    /// left out: SQLite rewrites it on every read.
+    struct StoreFiles: Equatable {
+        var names: [String]
+        var database: Data?
+        var wal: Data?
+    }
+
+    func storeFiles(_ path: String? = nil) -> StoreFiles {
+        let path = path ?? storePath
+        return StoreFiles(
+            names: listing((path as NSString).deletingLastPathComponent),
+            database: try? bytes(path), wal: try? bytes(path + "-wal"))
+    }
+
+    /// The names in a directory of the sandbox (or anywhere), sorted.
+    func listing(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    /// The permission bits of a file or directory.
+    func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+}
+
+/// `trackee: <sentence>\n`, the one line a failing command writes.
+func failure(_ sentence: String) -> String { "trackee: \(sentence)\n" }
