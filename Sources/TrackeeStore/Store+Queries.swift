@@ -75,13 +75,18 @@ extension Store {
     public func summary(in span: Timespan, now: Instant, by grouping: Grouping) throws -> [SummaryLine] {
         try read { db in
             // The end index finds the few entries that end after the span
-            // starts; the running entry has no end and is added by the OR.
+            // starts (without INDEXED BY the planner scans every row); the
+            // running entry, which has no end, comes from its own index.
             let rows = try Row.fetchAll(db, sql: """
                 SELECT p.name AS project, c.name AS client, p.rate_cents, t.secs
                 FROM (
                     SELECT e.project_id, SUM(MAX(0, MIN(ifnull(e."end", :now), :to) - MAX(e.start, :from))) AS secs
-                    FROM entry e
-                    WHERE (e."end" > :from OR e."end" IS NULL) AND e.start < :to
+                    FROM (
+                        SELECT project_id, start, "end" FROM entry INDEXED BY entry_end
+                        WHERE "end" > :from AND start < :to
+                        UNION ALL
+                        SELECT project_id, start, "end" FROM entry WHERE "end" IS NULL AND start < :to
+                    ) e
                     GROUP BY e.project_id
                 ) t
                 LEFT JOIN project p ON p.id = t.project_id
