@@ -68,7 +68,7 @@ public enum Outcome: String, Sendable, Codable, CaseIterable {
 /// a comma; the list is sorted and deduplicated.
 public enum Tags {
     public static func normalize(_ tags: [String]) -> [String] {
-        Array(Set(tags.map { trim($0) }.filter { !$0.isEmpty })).sorted()
+        Array(Set(tags.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty })).sorted()
     }
 
     public static func encode(_ tags: [String]) -> String { tags.joined(separator: ",") }
@@ -83,9 +83,13 @@ public enum Tags {
     }
 }
 
-func trim(_ s: String) -> String {
-    var sub = Substring(s)
-    while let f = sub.first, f.isWhitespace { sub.removeFirst() }
-    while let l = sub.last, l.isWhitespace { sub.removeLast() }
-    return String(sub)
+extension String {
+    /// The string without leading and trailing white space, without
+    /// Foundation's CharacterSet.
+    public func trimmingWhitespace() -> String {
+        var sub = Substring(self)
+        while let f = sub.first, f.isWhitespace { sub.removeFirst() }
+        while let l = sub.last, l.isWhitespace { sub.removeLast() }
+        return String(sub)
+    }
 }

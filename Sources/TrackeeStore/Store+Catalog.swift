@@ -53,7 +53,7 @@ extension Store {
         }
         var created: [String] = []
         if let clientName = client {
-            var clientRecord = try ClientRecord.filter(ClientRecord.Columns.name == clientName).fetchOne(db)
+            var clientRecord = try self.client(db, named: clientName)
             if clientRecord == nil {
                 var new = ClientRecord(name: clientName, created: now.seconds)
                 try new.insert(db)
@@ -61,9 +61,7 @@ extension Store {
                 clientRecord = new
             }
             let clientID = clientRecord!.id!
-            if let project = try ProjectRecord
-                .filter(ProjectRecord.Columns.clientID == clientID && ProjectRecord.Columns.name == name).fetchOne(db)
-            {
+            if let project = try project(db, named: name, clientID: clientID) {
                 return ResolvedProject(projectID: project.id, created: created)
             }
             var project = ProjectRecord(clientID: clientID, name: name, billable: false, created: now.seconds)
@@ -71,44 +69,43 @@ extension Store {
             created.append("project \"\(name)\"")
             return ResolvedProject(projectID: project.id, created: created)
         }
-        let matches = try ProjectRecord.filter(ProjectRecord.Columns.name == name).fetchAll(db)
-        switch matches.count {
-        case 0:
-            var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
-            try project.insert(db)
-            return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])
-        case 1:
-            return ResolvedProject(projectID: matches[0].id)
-        default:
-            let clients = try matches.map { p in
-                try p.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name } ?? "(no client)"
-            }
-            throw StoreError.ambiguousProject(name: name, clients: clients.sorted())
+        if let project = try onlyProject(db, named: name) {
+            return ResolvedProject(projectID: project.id)
         }
+        var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
+        try project.insert(db)
+        return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])
     }
 
-    /// Finds an existing project, never creating one.
-    func existingProject(_ db: Database, name: String, client: String?) throws -> ProjectRecord {
-        if let client {
-            guard let c = try ClientRecord.filter(ClientRecord.Columns.name == client).fetchOne(db) else {
-                throw StoreError.unknownClient(client)
-            }
-            guard let p = try ProjectRecord
-                .filter(ProjectRecord.Columns.clientID == c.id && ProjectRecord.Columns.name == name).fetchOne(db)
-            else { throw StoreError.unknownProject(name) }
-            return p
-        }
+    /// The one project with this name under any client; nil when there is
+    /// none, and an error naming the clients when there are several.
+    private func onlyProject(_ db: Database, named name: String) throws -> ProjectRecord? {
         let matches = try ProjectRecord.filter(ProjectRecord.Columns.name == name).fetchAll(db)
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty { throw StoreError.unknownProject(name) }
+        if matches.count <= 1 { return matches.first }
         let clients = try matches.map { p in
             try p.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name } ?? "(no client)"
         }
         throw StoreError.ambiguousProject(name: name, clients: clients.sorted())
     }
 
+    private func project(_ db: Database, named name: String, clientID: Int64?) throws -> ProjectRecord? {
+        try ProjectRecord.filter(ProjectRecord.Columns.clientID == clientID && ProjectRecord.Columns.name == name).fetchOne(db)
+    }
+
+    private func client(_ db: Database, named name: String) throws -> ClientRecord? {
+        try ClientRecord.filter(ClientRecord.Columns.name == name).fetchOne(db)
+    }
+
+    /// Finds an existing project, never creating one.
+    func existingProject(_ db: Database, name: String, client: String?) throws -> ProjectRecord {
+        let found = try client.map { try project(db, named: name, clientID: existingClient(db, name: $0).id) }
+            ?? onlyProject(db, named: name)
+        guard let found else { throw StoreError.unknownProject(name) }
+        return found
+    }
+
     func existingClient(_ db: Database, name: String) throws -> ClientRecord {
-        guard let c = try ClientRecord.filter(ClientRecord.Columns.name == name).fetchOne(db) else {
+        guard let c = try client(db, named: name) else {
             throw StoreError.unknownClient(name)
         }
         return c
@@ -131,7 +128,7 @@ extension Store {
     public func addClient(_ name: String, now: Instant) throws -> Client {
         let name = try validName(name, kind: "client")
         return try write { db in
-            if try ClientRecord.filter(ClientRecord.Columns.name == name).fetchOne(db) != nil {
+            if try client(db, named: name) != nil {
                 throw StoreError.nameTaken(kind: "client", name: name)
             }
             var c = ClientRecord(name: name, created: now.seconds)
@@ -144,7 +141,7 @@ extension Store {
         let new = try validName(new, kind: "client")
         try write { db in
             var c = try existingClient(db, name: old)
-            if let other = try ClientRecord.filter(ClientRecord.Columns.name == new).fetchOne(db), other.id != c.id {
+            if let other = try client(db, named: new), other.id != c.id {
                 throw StoreError.nameTaken(kind: "client", name: new)
             }
             c.name = new
@@ -182,7 +179,7 @@ extension Store {
             var clientID: Int64?
             if let client {
                 let client = try validName(client, kind: "client")
-                if let c = try ClientRecord.filter(ClientRecord.Columns.name == client).fetchOne(db) {
+                if let c = try self.client(db, named: client) {
                     clientID = c.id
                 } else {
                     var c = ClientRecord(name: client, created: now.seconds)
@@ -190,10 +187,7 @@ extension Store {
                     clientID = c.id
                 }
             }
-            let taken = try ProjectRecord.filter(ProjectRecord.Columns.name == name)
-                .filter(clientID == nil ? ProjectRecord.Columns.clientID == nil : ProjectRecord.Columns.clientID == clientID)
-                .fetchCount(db) > 0
-            if taken { throw StoreError.nameTaken(kind: "project", name: name) }
+            if try project(db, named: name, clientID: clientID) != nil { throw StoreError.nameTaken(kind: "project", name: name) }
             var p = ProjectRecord(
                 clientID: clientID, name: name, type: changes.type ?? nil, billable: changes.billable ?? false,
                 rateCents: changes.rateCents ?? nil, created: now.seconds)
@@ -209,11 +203,7 @@ extension Store {
         return try write { db in
             var p = try existingProject(db, name: name, client: client)
             if let newName {
-                let clash = try ProjectRecord.filter(ProjectRecord.Columns.name == newName)
-                    .filter(p.clientID == nil ? ProjectRecord.Columns.clientID == nil : ProjectRecord.Columns.clientID == p.clientID)
-                    .filter(ProjectRecord.Columns.id != p.id)
-                    .fetchCount(db) > 0
-                if clash { throw StoreError.nameTaken(kind: "project", name: newName) }
+                if let other = try project(db, named: newName, clientID: p.clientID), other.id != p.id { throw StoreError.nameTaken(kind: "project", name: newName) }
                 p.name = newName
             }
             if let type = changes.type { p.type = type }
@@ -255,14 +245,5 @@ extension Store {
             tags: Tags.decode(record.tags), start: Instant(seconds: record.start),
             end: record.end.map { Instant(seconds: $0) }, source: record.source,
             billable: project?.billable ?? false, rateCents: project?.rateCents)
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var sub = Substring(self)
-        while let f = sub.first, f.isWhitespace { sub.removeFirst() }
-        while let l = sub.last, l.isWhitespace { sub.removeLast() }
-        return String(sub)
     }
 }

@@ -23,14 +23,6 @@ extension Store {
         }
     }
 
-    /// Counts what deleting a project would remove.
-    public func projectImpact(_ name: String, client: String?) throws -> Int {
-        try read { db in
-            let p = try existingProject(db, name: name, client: client)
-            return try EntryRecord.filter(EntryRecord.Columns.projectID == p.id).fetchCount(db)
-        }
-    }
-
     /// Deletes a project. One with entries goes only when `confirmed`, and
     /// takes its entries with it.
     public func deleteProject(_ name: String, client: String?, confirmed: Bool, now: Instant) throws -> Removal {

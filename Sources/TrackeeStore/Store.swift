@@ -46,8 +46,6 @@ public final class Store: Sendable {
                 try enableWAL()
                 try migrate()
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
             throw Store.translate(error, path: location.path)
         }
@@ -80,12 +78,12 @@ public final class Store: Sendable {
         var attempt = 0
         while true {
             do {
-                let done = try queue.read { db in try migrator.hasCompletedMigrations(db) }
-                if done { return }
-                if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
-                    let applied = try queue.read { db in try migrator.appliedMigrations(db) }
-                    throw StoreError.tooNew(path: path, migration: applied.last ?? "?")
+                let state = try queue.read { db in
+                    (done: try migrator.hasCompletedMigrations(db), newer: try migrator.hasBeenSuperseded(db),
+                     last: try migrator.appliedMigrations(db).last)
                 }
+                if state.done { return }
+                if state.newer { throw StoreError.tooNew(path: path, migration: state.last ?? "?") }
                 try migrator.migrate(queue)
                 return
             } catch let error as DatabaseError where attempt < 5 && (error.resultCode == .SQLITE_ERROR || error.resultCode == .SQLITE_CONSTRAINT) {
@@ -96,8 +94,8 @@ public final class Store: Sendable {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try queue.writeWithoutTransaction { db in
+        try translatingErrors {
+            try queue.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -105,18 +103,16 @@ public final class Store: Sendable {
                 }
                 return result!
             }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw Store.translate(error, path: path)
         }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try translatingErrors { try queue.read(body) }
+    }
+
+    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try queue.read(body)
-        } catch let error as StoreError {
-            throw error
+            return try body()
         } catch {
             throw Store.translate(error, path: path)
         }

@@ -125,14 +125,10 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
-                    let store = try session.openStore()
-                    if !yes {
-                        let entries = try store.projectImpact(name, client: client)
-                        if entries > 0 {
-                            throw CommandFailure(StoreError.needsConfirmation(kind: "project", name: name, entries: entries))
-                        }
-                    }
-                    RemovalReport.print("deleted", try store.deleteProject(name, client: client, confirmed: yes, now: session.now), session: session)
+                    // Without --yes the store refuses a project with entries,
+                    // counting them in its message.
+                    let removal = try session.openStore().deleteProject(name, client: client, confirmed: yes, now: session.now)
+                    RemovalReport.print("deleted", removal, session: session)
                 }
             }
         }

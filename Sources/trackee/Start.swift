@@ -20,8 +20,7 @@ extension Trackee {
         @Option(parsing: .unconditional, help: "When the timer starts (default now); see TIME FORMATS.")
         var at: String?
 
-        @Option(help: "An idempotency key: a second call with the same key changes nothing.")
-        var key: String?
+        @OptionGroup var idempotency: KeyOption
 
         func run() throws {
             try Session.run(common) { session in
@@ -29,7 +28,7 @@ extension Trackee {
                 let p = timer.parameters
                 let intent = Intent(
                     .start(TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)),
-                    at: at, source: "cli", key: key)
+                    at: at, source: "cli", key: idempotency.key)
                 try IntentReport.apply(intent, session: session)
             }
         }
@@ -45,13 +44,12 @@ extension Trackee {
         @Option(parsing: .unconditional, help: "When the timer stops (default now).")
         var at: String?
 
-        @Option(help: "An idempotency key: a second call with the same key changes nothing.")
-        var key: String?
+        @OptionGroup var idempotency: KeyOption
 
         func run() throws {
             try Session.run(common) { session in
                 let at = try self.at.map { try session.time($0, option: "--at") } ?? session.now
-                try IntentReport.apply(Intent(.stop, at: at, source: "cli", key: key), session: session)
+                try IntentReport.apply(Intent(.stop, at: at, source: "cli", key: idempotency.key), session: session)
             }
         }
     }
@@ -63,15 +61,20 @@ extension Trackee {
 
         @OptionGroup var common: CommonOptions
 
-        @Option(help: "An idempotency key: a second call with the same key changes nothing.")
-        var key: String?
+        @OptionGroup var idempotency: KeyOption
 
         func run() throws {
             try Session.run(common) { session in
-                try IntentReport.apply(Intent(.cancel, at: session.now, source: "cli", key: key), session: session)
+                try IntentReport.apply(Intent(.cancel, at: session.now, source: "cli", key: idempotency.key), session: session)
             }
         }
     }
+}
+
+/// `--key`, shared by the intent commands.
+struct KeyOption: ParsableArguments {
+    @Option(help: "An idempotency key: a second call with the same key changes nothing.")
+    var key: String?
 }
 
 /// Applies an intent and says what happened.
