@@ -93,3 +93,34 @@ extension String {
         return String(sub)
     }
 }
+
+extension Intent {
+    /// The intent's parameters as the compact JSON object the intent log
+    /// keeps, keys sorted and absent values left out:
+    /// `{"at":1763636580,"description":"","project":"Docs","tags":["x"]}`.
+    public var loggedParameters: String {
+        var out = ExportBuffer(capacity: 96)
+        out.write("{\"at\":")
+        out.write(at.seconds)
+        if case .start(let p) = action {
+            if let client = p.client {
+                out.write(",\"client\":")
+                out.writeJSONString(client)
+            }
+            out.write(",\"description\":")
+            out.writeJSONString(p.description)
+            if let project = p.project {
+                out.write(",\"project\":")
+                out.writeJSONString(project)
+            }
+            out.write(",\"tags\":[")
+            for (i, tag) in p.tags.enumerated() {
+                if i > 0 { out.write(byte: UInt8(ascii: ",")) }
+                out.writeJSONString(tag)
+            }
+            out.write(byte: UInt8(ascii: "]"))
+        }
+        out.write(byte: UInt8(ascii: "}"))
+        return out.string
+    }
+}

@@ -1,6 +1,11 @@
 import GRDB
 import TrackeeCore
 
+// Every record decodes and encodes its columns by hand. GRDB would
+// otherwise go through Codable, whose runtime casts cost each one-shot
+// process more than the query itself. Codable stays for the trash, which
+// keeps deleted rows as JSON.
+
 /// A row of `client`.
 struct ClientRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
     static let databaseTableName = "client"
@@ -11,6 +16,24 @@ struct ClientRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatab
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let name = Column(CodingKeys.name)
+    }
+
+    init(id: Int64? = nil, name: String, created: Int64) {
+        self.id = id
+        self.name = name
+        self.created = created
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        name = row["name"]
+        created = row["created"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["name"] = name
+        container["created"] = created
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -35,6 +58,37 @@ struct ProjectRecord: Codable, FetchableRecord, MutablePersistableRecord, Equata
         static let id = Column(CodingKeys.id)
         static let clientID = Column(CodingKeys.clientID)
         static let name = Column(CodingKeys.name)
+    }
+
+    init(id: Int64? = nil, clientID: Int64?, name: String, type: String? = nil, billable: Bool,
+         rateCents: Int64? = nil, created: Int64) {
+        self.id = id
+        self.clientID = clientID
+        self.name = name
+        self.type = type
+        self.billable = billable
+        self.rateCents = rateCents
+        self.created = created
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        clientID = row["client_id"]
+        name = row["name"]
+        type = row["type"]
+        billable = row["billable"]
+        rateCents = row["rate_cents"]
+        created = row["created"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["client_id"] = clientID
+        container["name"] = name
+        container["type"] = type
+        container["billable"] = billable
+        container["rate_cents"] = rateCents
+        container["created"] = created
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -63,6 +117,43 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatabl
         static let projectID = Column(CodingKeys.projectID)
         static let start = Column(CodingKeys.start)
         static let end = Column(CodingKeys.end)
+    }
+
+    init(id: Int64? = nil, projectID: Int64?, description: String, tags: String, start: Int64, end: Int64?,
+         source: String, created: Int64, updated: Int64) {
+        self.id = id
+        self.projectID = projectID
+        self.description = description
+        self.tags = tags
+        self.start = start
+        self.end = end
+        self.source = source
+        self.created = created
+        self.updated = updated
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        projectID = row["project_id"]
+        description = row["description"]
+        tags = row["tags"]
+        start = row["start"]
+        end = row["end"]
+        source = row["source"]
+        created = row["created"]
+        updated = row["updated"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["project_id"] = projectID
+        container["description"] = description
+        container["tags"] = tags
+        container["start"] = start
+        container["end"] = end
+        container["source"] = source
+        container["created"] = created
+        container["updated"] = updated
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import TrackeeCore
 
@@ -29,8 +28,8 @@ extension Store {
         }
         return try write { db in
             if let key = intent.key,
-               let firing = try FiringRecord.fetchOne(db, sql: "SELECT * FROM firing WHERE key = ?", arguments: [key]) {
-                return try replay(db, intent: intent, firing: firing, now: now)
+               let firstID = try Int64.fetchOne(db, sql: "SELECT intent_id FROM firing WHERE key = ?", arguments: [key]) {
+                return try replay(db, intent: intent, firstID: firstID, now: now)
             }
             let running = try runningRecord(db)
             var result: IntentResult
@@ -42,23 +41,40 @@ extension Store {
             case .cancel:
                 if let running {
                     let entry = try entry(db, running)
-                    try EntryRecord.deleteOne(db, key: running.id)
+                    try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
                     result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
                 } else {
                     result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
                 }
             }
-            var log = IntentLogRecord(
-                applied: now.seconds, at: intent.at.seconds, source: intent.source, action: intent.verb,
-                parameters: parametersJSON(intent), outcome: result.outcome.rawValue,
-                entryID: result.entry?.id, previousEntryID: result.previous?.id, key: intent.key)
-            try log.insert(db)
-            result.logID = log.id!
+            result.logID = try log(
+                db, intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
+                replayOf: nil, now: now)
             if let key = intent.key {
-                try FiringRecord(key: key, intentID: log.id!, fired: now.seconds).insert(db)
+                try db.execute(
+                    sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)",
+                    arguments: [key, result.logID, now.seconds])
             }
             return result
         }
+    }
+
+    /// Appends a row to the intent log and returns its id.
+    private func log(
+        _ db: Database, _ intent: Intent, outcome: Outcome, entryID: Int64?, previousEntryID: Int64?, replayOf: Int64?,
+        now: Instant
+    ) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO intent_log
+                    (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, replay_of)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                now.seconds, intent.at.seconds, intent.source, intent.verb, intent.loggedParameters, outcome.rawValue,
+                entryID, previousEntryID, intent.key, replayOf,
+            ])
+        return db.lastInsertedRowID
     }
 
     private func applyStart(
@@ -76,12 +92,17 @@ extension Store {
             try close(&running, at: intent.at, now: now, db)
             previous = try entry(db, running)
         }
-        var record = EntryRecord(
-            projectID: resolved.projectID, description: parameters.description, tags: tags,
-            start: intent.at.seconds, end: nil, source: intent.source, created: now.seconds, updated: now.seconds)
-        try record.insert(db)
+        try db.execute(
+            sql: """
+                INSERT INTO entry (project_id, description, tags, start, "end", source, created, updated)
+                VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
+                """,
+            arguments: [
+                resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source, now.seconds,
+                now.seconds,
+            ])
         return IntentResult(
-            outcome: previous == nil ? .started : .switched, entry: try entry(db, record),
+            outcome: previous == nil ? .started : .switched, entry: try entry(db, id: db.lastInsertedRowID),
             previous: previous, created: resolved.created, logID: 0)
     }
 
@@ -97,47 +118,32 @@ extension Store {
         }
         running.end = at.seconds
         running.updated = now.seconds
-        try running.update(db)
+        try db.execute(
+            sql: "UPDATE entry SET \"end\" = ?, updated = ? WHERE id = ?", arguments: [at.seconds, now.seconds, running.id])
     }
 
     /// A key seen before: log the replay, change nothing, and report what
     /// the first application did.
-    private func replay(_ db: Database, intent: Intent, firing: FiringRecord, now: Instant) throws -> IntentResult {
-        guard let first = try IntentLogRecord.fetchOne(db, key: firing.intentID) else {
-            throw StoreError.database(path: path, message: "firing \(firing.key) names a missing intent log row")
+    private func replay(_ db: Database, intent: Intent, firstID: Int64, now: Instant) throws -> IntentResult {
+        guard let first = try Row.fetchOne(
+            db, sql: "SELECT outcome, entry_id, previous_entry_id FROM intent_log WHERE id = ?", arguments: [firstID])
+        else {
+            throw StoreError.database(path: path, message: "firing \(intent.key ?? "") names a missing intent log row")
         }
-        let outcome = Outcome(rawValue: first.outcome) ?? .unchanged
-        var log = IntentLogRecord(
-            applied: now.seconds, at: intent.at.seconds, source: intent.source, action: intent.verb,
-            parameters: parametersJSON(intent), outcome: outcome.rawValue,
-            entryID: first.entryID, previousEntryID: first.previousEntryID, key: intent.key, replayOf: first.id)
-        try log.insert(db)
-        let entry = try first.entryID.flatMap { try EntryRecord.fetchOne(db, key: $0) }.map { try self.entry(db, $0) }
-        let previous = try first.previousEntryID.flatMap { try EntryRecord.fetchOne(db, key: $0) }.map { try self.entry(db, $0) }
-        return IntentResult(outcome: outcome, entry: entry, previous: previous, replayed: true, logID: log.id!)
+        let outcome = Outcome(rawValue: first[0]) ?? .unchanged
+        let entryID: Int64? = first[1]
+        let previousEntryID: Int64? = first[2]
+        let logID = try log(
+            db, intent, outcome: outcome, entryID: entryID, previousEntryID: previousEntryID, replayOf: firstID,
+            now: now)
+        return IntentResult(
+            outcome: outcome, entry: try entryID.flatMap { try entryIfPresent(db, id: $0) },
+            previous: try previousEntryID.flatMap { try entryIfPresent(db, id: $0) }, replayed: true, logID: logID)
     }
 
     func runningRecord(_ db: Database) throws -> EntryRecord? {
         // Raw SQL: the query builder costs more than the query here, and
         // this runs on every one-shot command.
         try EntryRecord.fetchOne(db, sql: "SELECT * FROM entry WHERE \"end\" IS NULL")
-    }
-
-    private func parametersJSON(_ intent: Intent) -> String {
-        struct Logged: Encodable {
-            var at: Int64
-            var project: String?
-            var client: String?
-            var description: String?
-            var tags: [String]?
-        }
-        var logged = Logged(at: intent.at.seconds)
-        if case .start(let p) = intent.action {
-            logged.project = p.project
-            logged.client = p.client
-            logged.description = p.description
-            logged.tags = p.tags
-        }
-        return jsonText(logged)
     }
 }

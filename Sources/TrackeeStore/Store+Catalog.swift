@@ -80,7 +80,7 @@ extension Store {
     /// The one project with this name under any client; nil when there is
     /// none, and an error naming the clients when there are several.
     private func onlyProject(_ db: Database, named name: String) throws -> ProjectRecord? {
-        let matches = try ProjectRecord.filter(ProjectRecord.Columns.name == name).fetchAll(db)
+        let matches = try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project WHERE name = ?", arguments: [name])
         if matches.count <= 1 { return matches.first }
         let clients = try matches.map { p in
             try p.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name } ?? "(no client)"
@@ -89,11 +89,12 @@ extension Store {
     }
 
     private func project(_ db: Database, named name: String, clientID: Int64?) throws -> ProjectRecord? {
-        try ProjectRecord.filter(ProjectRecord.Columns.clientID == clientID && ProjectRecord.Columns.name == name).fetchOne(db)
+        try ProjectRecord.fetchOne(
+            db, sql: "SELECT * FROM project WHERE client_id IS ? AND name = ?", arguments: [clientID, name])
     }
 
     private func client(_ db: Database, named name: String) throws -> ClientRecord? {
-        try ClientRecord.filter(ClientRecord.Columns.name == name).fetchOne(db)
+        try ClientRecord.fetchOne(db, sql: "SELECT * FROM client WHERE name = ?", arguments: [name])
     }
 
     /// Finds an existing project, never creating one.
@@ -232,18 +233,18 @@ extension Store {
 
     // MARK: Entries as values
 
-    /// Turns a row into an ``Entry`` with its project and client names.
+    /// The entry a record stands for, with its project and client names.
     func entry(_ db: Database, _ record: EntryRecord) throws -> Entry {
-        var project: ProjectRecord?
-        var client: String?
-        if let pid = record.projectID {
-            project = try ProjectRecord.fetchOne(db, key: pid)
-            client = try project?.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name }
-        }
-        return Entry(
-            id: record.id!, project: project?.name, client: client, description: record.description,
-            tags: Tags.decode(record.tags), start: Instant(seconds: record.start),
-            end: record.end.map { Instant(seconds: $0) }, source: record.source,
-            billable: project?.billable ?? false, rateCents: project?.rateCents)
+        try entry(db, id: record.id!)
+    }
+
+    /// One entry with its project and client names.
+    func entry(_ db: Database, id: Int64) throws -> Entry {
+        guard let entry = try entryIfPresent(db, id: id) else { throw StoreError.unknownEntry(id) }
+        return entry
+    }
+
+    func entryIfPresent(_ db: Database, id: Int64) throws -> Entry? {
+        try Row.fetchOne(db, sql: Store.entrySelect + " WHERE e.id = ?", arguments: [id]).map(Store.entry(from:))
     }
 }

@@ -88,14 +88,15 @@ extension Store {
 
     /// The running entry, if any.
     public func running() throws -> Entry? {
-        try read { db in try runningRecord(db).map { try entry(db, $0) } }
+        try read { db in
+            try Row.fetchOne(db, sql: Store.entrySelect + " WHERE e.\"end\" IS NULL").map(Store.entry(from:))
+        }
     }
 
     /// One entry by id.
     public func entry(id: Int64) throws -> Entry {
         try read { db in
-            guard let record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
-            return try entry(db, record)
+            try entry(db, id: id)
         }
     }
 }

@@ -54,9 +54,10 @@ extension Store {
                 sql += " WHERE e.start < ?"
                 args = [t.seconds]
             case .entry(let id):
-                guard let anchor = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
+                guard let start = try Int64.fetchOne(db, sql: "SELECT start FROM entry WHERE id = ?", arguments: [id])
+                else { throw StoreError.unknownEntry(id) }
                 sql += " WHERE (e.start < ? OR (e.start = ? AND e.id < ?))"
-                args = [anchor.start, anchor.start, id]
+                args = [start, start, id]
             }
             sql += " ORDER BY e.start DESC, e.id DESC LIMIT ?"
             _ = args.append(contentsOf: [limit])
@@ -67,7 +68,16 @@ extension Store {
     /// Seconds tracked inside `span`, entries clipped to it and the running
     /// entry counted up to `now`.
     public func total(in span: Timespan, now: Instant) throws -> Int64 {
-        try summary(in: span, now: now, by: .project).reduce(0) { $0 + $1.seconds }
+        try read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT ifnull(SUM(MAX(0, MIN(ifnull("end", :now), :to) - MAX(start, :from))), 0)
+                FROM (
+                    SELECT start, "end" FROM entry INDEXED BY entry_end WHERE "end" > :from AND start < :to
+                    UNION ALL
+                    SELECT start, "end" FROM entry WHERE "end" IS NULL AND start < :to
+                )
+                """, arguments: ["now": now.seconds, "from": span.start.seconds, "to": span.end.seconds]) ?? 0
+        }
     }
 
     /// Time inside `span` per project or client, largest first. Entries are

@@ -3,10 +3,10 @@ import Foundation
 import TrackeeCore
 import TrackeeStore
 
-extension ExportFormat: ExpressibleByArgument {}
-extension ClockifyDateFormat: ExpressibleByArgument {}
-extension ClockifyTimeFormat: ExpressibleByArgument {}
-extension ClockifyDurationFormat: ExpressibleByArgument {}
+extension ExportFormat: ListedArgument {}
+extension ClockifyDateFormat: ListedArgument {}
+extension ClockifyTimeFormat: ListedArgument {}
+extension ClockifyDurationFormat: ListedArgument {}
 
 extension Trackee {
     struct Export: ParsableCommand {

@@ -14,7 +14,7 @@ struct Output {
     }
 
     func line(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        writeAll(1, text + "\n")
     }
 
     func emit<T: Encodable>(_ value: T) {
@@ -22,11 +22,26 @@ struct Output {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our JSON views hold strings, numbers and bools only.
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        writeAll(1, String(decoding: data, as: UTF8.self) + "\n")
     }
 
     func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
     func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
     func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
+}
+
+/// Writes all of `text` to a file descriptor, straight through write(2).
+/// A closed pipe or a full disk ends the output quietly, as with `print`.
+func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
 }

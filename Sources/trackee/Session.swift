@@ -15,7 +15,7 @@ struct Session {
 
     init(_ common: CommonOptions) throws {
         self.common = common
-        environment = ProcessInfo.processInfo.environment
+        environment = Session.processEnvironment()
         zone = Zone.local()
         if let fake = environment["TRACKEE_NOW"], !fake.isEmpty {
             do {
@@ -28,6 +28,23 @@ struct Session {
         }
         settings = try Settings.load(environment: environment)
         out = Output(environment: environment, json: common.json)
+    }
+
+    /// The environment, read from `environ` directly; Foundation's
+    /// `ProcessInfo.environment` builds the same dictionary at several
+    /// times the cost. The first of two equal names wins, as with getenv.
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let eq = text.firstIndex(of: "=") {
+                let name = String(text[..<eq])
+                if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
+            }
+            entry += 1
+        }
+        return result
     }
 
     func openStore() throws -> Store {
@@ -86,6 +103,6 @@ struct CommandFailure: Error {
     }
 
     func report() {
-        FileHandle.standardError.write(Data("trackee: \(message)\n".utf8))
+        writeAll(2, "trackee: \(message)\n")
     }
 }

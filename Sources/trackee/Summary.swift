@@ -2,7 +2,7 @@ import ArgumentParser
 import TrackeeCore
 import TrackeeStore
 
-extension Grouping: ExpressibleByArgument {}
+extension Grouping: ListedArgument {}
 
 extension Trackee {
     struct Summary: ParsableCommand {

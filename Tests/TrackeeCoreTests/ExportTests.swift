@@ -304,3 +304,23 @@ private let march7 = record(
             == #"ana@example.com,Client,P9,"Entry 99999, part 2",No,2037-05-29,15:00:39,01:16:39,"a, b""#)
     }
 }
+
+@Suite struct LoggedParametersTests {
+    @Test func startParametersAreSortedCompactJSONWithoutAbsentKeys() {
+        let intent = Intent(
+            .start(TimerParameters(project: "Docs", description: "say \"hi\"\n", tags: ["b", "a\\"])),
+            at: Instant(seconds: 1_763_636_580))
+        #expect(intent.loggedParameters
+            == #"{"at":1763636580,"description":"say \"hi\"\n","project":"Docs","tags":["a\\","b"]}"#)
+    }
+
+    @Test func clientAndEmptyTagsAppearWhenGiven() {
+        let intent = Intent(.start(TimerParameters(project: "P", client: "Ácme", tags: [])), at: Instant(seconds: 5))
+        #expect(intent.loggedParameters == #"{"at":5,"client":"Ácme","description":"","project":"P","tags":[]}"#)
+    }
+
+    @Test func stopAndCancelLogOnlyTheTime() {
+        #expect(Intent(.stop, at: Instant(seconds: 7)).loggedParameters == #"{"at":7}"#)
+        #expect(Intent(.cancel, at: Instant(seconds: 8)).loggedParameters == #"{"at":8}"#)
+    }
+}
