@@ -1,0 +1,103 @@
+/// Something that happened and may fire rules: a schedule elapsing, a focus
+/// mode changing. Calendar and location triggers add their own kinds.
+///
+/// `time` is the occurrence's own instant (the scheduled elapse, the moment
+/// the focus changed), never the moment it was noticed, so a 09:00 rule
+/// noticed at 09:04 still starts its timer at 09:00.
+///
+/// ```swift
+/// let e = TriggerEvent(.schedule(rule: "office-hours", expression: "Mon..Fri 09:00"),
+///                      time: Instant(seconds: 1_763_625_600))
+/// e.occurrence // "at:1763625600"
+/// ```
+public struct TriggerEvent: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// An `at:` expression of one rule elapsed. Schedules belong to a
+        /// rule, so only that rule is considered.
+        case schedule(rule: String, expression: String)
+        /// The focus mode changed. `sequence` numbers focus changes in the
+        /// store, so each change fires a rule once.
+        case focus(mode: String, state: FocusState, sequence: Int64)
+    }
+
+    public var kind: Kind
+    public var time: Instant
+
+    public init(_ kind: Kind, time: Instant) {
+        self.kind = kind
+        self.time = time
+    }
+
+    /// The trigger kind as rule files and templates name it.
+    public var kindName: String {
+        switch kind {
+        case .schedule: "schedule"
+        case .focus: "focus"
+        }
+    }
+
+    /// What identifies this occurrence within a rule; with the rule id it
+    /// makes the firing key. A schedule's elapse instant, a focus change's
+    /// sequence number.
+    public var occurrence: String {
+        switch kind {
+        case .schedule: "at:\(time.seconds)"
+        case .focus(_, _, let sequence): "focus:\(sequence)"
+        }
+    }
+
+    /// The values `{{trigger.NAME}}` templates and `TRACKEE_TRIGGER_NAME`
+    /// variables give, besides `kind` and `time` which every event has.
+    public var fields: [String: String] {
+        switch kind {
+        case .schedule(_, let expression): ["at": expression]
+        case .focus(let mode, let state, _): ["mode": mode, "state": state.rawValue]
+        }
+    }
+}
+
+/// Whether a focus mode is being switched on or off.
+public enum FocusState: String, Sendable, Equatable, CaseIterable, Codable {
+    case on, off
+}
+
+/// The current focus mode, as the store keeps it.
+public struct Focus: Sendable, Equatable {
+    /// The mode that is on; nil when none is.
+    public var mode: String?
+    /// The number of the last change; 0 before any.
+    public var sequence: Int64
+    /// When the last change happened.
+    public var changed: Instant?
+
+    public init(mode: String?, sequence: Int64, changed: Instant?) {
+        self.mode = mode
+        self.sequence = sequence
+        self.changed = changed
+    }
+}
+
+/// The timer as rule conditions see it.
+public enum TimerState: Sendable, Equatable {
+    case stopped
+    case running(project: String?, client: String?)
+}
+
+/// What rule conditions may look at when an event is evaluated: the time
+/// zone for `time:` and `weekdays:`, the current focus and timer, and when
+/// each rule last fired (for `cooldown`). Built by whoever evaluates, so
+/// the engine itself does no I/O.
+public struct Snapshot: Sendable, Equatable {
+    public var zone: Zone
+    public var focus: String?
+    public var timer: TimerState
+    /// Rule id → instant of its last firing.
+    public var lastFired: [String: Instant]
+
+    public init(zone: Zone, focus: String? = nil, timer: TimerState = .stopped, lastFired: [String: Instant] = [:]) {
+        self.zone = zone
+        self.focus = focus
+        self.timer = timer
+        self.lastFired = lastFired
+    }
+}
