@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 1
+    static let version = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -72,6 +72,34 @@ enum Schema {
                 );
                 CREATE INDEX trash_batch ON trash(batch);
                 PRAGMA user_version = 1;
+                """)
+        }
+        migrator.registerMigration("v2-automation") { db in
+            try db.execute(sql: """
+                -- Every focus change, numbered: a change fires each rule once.
+                CREATE TABLE focus_change (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    mode TEXT,
+                    previous TEXT,
+                    at INTEGER NOT NULL,
+                    source TEXT NOT NULL
+                );
+                -- One row per rule firing, keyed by rule id and occurrence,
+                -- written in the transaction that applies its intents.
+                CREATE TABLE rule_firing (
+                    key TEXT NOT NULL PRIMARY KEY,
+                    rule TEXT NOT NULL,
+                    occurred INTEGER NOT NULL,
+                    fired INTEGER NOT NULL,
+                    description TEXT NOT NULL
+                );
+                CREATE INDEX rule_firing_rule ON rule_firing(rule, occurred);
+                -- How far a schedule evaluator (tick, the daemon) has looked.
+                CREATE TABLE watermark (
+                    name TEXT NOT NULL PRIMARY KEY,
+                    at INTEGER NOT NULL
+                );
+                PRAGMA user_version = 2;
                 """)
         }
         return migrator

@@ -14,6 +14,11 @@ extension Store {
     /// - A key already in the ledger changes nothing and reports the first
     ///   application's outcome with `replayed` set.
     public func apply(_ intent: Intent, now: Instant) throws -> IntentResult {
+        try write { db in try apply(db, intent, now: now) }
+    }
+
+    /// ``apply(_:now:)`` inside a transaction the caller owns.
+    func apply(_ db: Database, _ intent: Intent, now: Instant) throws -> IntentResult {
         if case .start(let p) = intent.action, let bad = Tags.invalid(p.tags) {
             throw StoreError.invalidTag(bad)
         }
@@ -26,37 +31,35 @@ extension Store {
             case .cancel: break
             }
         }
-        return try write { db in
-            if let key = intent.key,
-               let firstID = try Int64.fetchOne(db, sql: "SELECT intent_id FROM firing WHERE key = ?", arguments: [key]) {
-                return try replay(db, intent: intent, firstID: firstID, now: now)
-            }
-            let running = try runningRecord(db)
-            var result: IntentResult
-            switch intent.action {
-            case .start(let parameters):
-                result = try applyStart(db, parameters, intent: intent, running: running, now: now)
-            case .stop:
-                result = try applyStop(db, at: intent.at, running: running, now: now)
-            case .cancel:
-                if let running {
-                    let entry = try entry(db, running)
-                    try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
-                    result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
-                } else {
-                    result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
-                }
-            }
-            result.logID = try log(
-                db, intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
-                replayOf: nil, now: now)
-            if let key = intent.key {
-                try db.execute(
-                    sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)",
-                    arguments: [key, result.logID, now.seconds])
-            }
-            return result
+        if let key = intent.key,
+           let firstID = try Int64.fetchOne(db, sql: "SELECT intent_id FROM firing WHERE key = ?", arguments: [key]) {
+            return try replay(db, intent: intent, firstID: firstID, now: now)
         }
+        let running = try runningRecord(db)
+        var result: IntentResult
+        switch intent.action {
+        case .start(let parameters):
+            result = try applyStart(db, parameters, intent: intent, running: running, now: now)
+        case .stop:
+            result = try applyStop(db, at: intent.at, running: running, now: now)
+        case .cancel:
+            if let running {
+                let entry = try entry(db, running)
+                try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
+                result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
+            } else {
+                result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
+            }
+        }
+        result.logID = try log(
+            db, intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
+            replayOf: nil, now: now)
+        if let key = intent.key {
+            try db.execute(
+                sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)",
+                arguments: [key, result.logID, now.seconds])
+        }
+        return result
     }
 
     /// Appends a row to the intent log and returns its id.

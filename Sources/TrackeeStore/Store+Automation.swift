@@ -1,0 +1,123 @@
+import GRDB
+import TrackeeCore
+
+/// A focus change the store recorded.
+public struct FocusChange: Sendable, Equatable {
+    public var sequence: Int64
+    public var previous: String?
+    public var mode: String?
+    public var at: Instant
+
+    /// The trigger events the change makes: the previous mode going off,
+    /// then the new one coming on. Both share the change's sequence number.
+    public var events: [TriggerEvent] {
+        var events: [TriggerEvent] = []
+        if let previous {
+            events.append(TriggerEvent(.focus(mode: previous, state: .off, sequence: sequence), time: at))
+        }
+        if let mode {
+            events.append(TriggerEvent(.focus(mode: mode, state: .on, sequence: sequence), time: at))
+        }
+        return events
+    }
+}
+
+/// What recording a rule firing did.
+public struct FiringOutcome: Sendable, Equatable {
+    /// The results of the firing's intents, in order.
+    public var results: [IntentResult]
+}
+
+extension Store {
+    // MARK: Focus
+
+    /// The focus mode that is on, and the number of the last change.
+    public func focus() throws -> Focus {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT seq, mode, at FROM focus_change ORDER BY seq DESC LIMIT 1")
+            else { return Focus(mode: nil, sequence: 0, changed: nil) }
+            return Focus(mode: row[1], sequence: row[0], changed: Instant(seconds: row[2]))
+        }
+    }
+
+    /// Switches the focus to `mode` (nil: none). Returns the change, or nil
+    /// when that mode was already on (a repeat changes nothing and fires
+    /// nothing). Mode names compare without regard to case.
+    public func setFocus(_ mode: String?, at: Instant, source: String) throws -> FocusChange? {
+        let mode = try mode.map { try validName($0, kind: "focus mode") }
+        return try write { db in
+            let previous = try String.fetchOne(db, sql: "SELECT mode FROM focus_change ORDER BY seq DESC LIMIT 1")
+            if previous?.lowercased() == mode?.lowercased() { return nil }
+            try db.execute(
+                sql: "INSERT INTO focus_change (mode, previous, at, source) VALUES (?, ?, ?, ?)",
+                arguments: [mode, previous, at.seconds, source])
+            return FocusChange(sequence: db.lastInsertedRowID, previous: previous, mode: mode, at: at)
+        }
+    }
+
+    // MARK: Rule firings
+
+    /// Records a rule firing and applies its intents, all in one
+    /// transaction. Returns nil, changing nothing, when `key` has fired
+    /// before: re-evaluating a window, a restarted daemon and `tick`
+    /// running beside `run` all meet the same UNIQUE key.
+    public func fire(
+        key: String, rule: String, occurred: Instant, description: String, intents: [Intent], now: Instant
+    ) throws -> FiringOutcome? {
+        try write { db in
+            let seen = try Bool.fetchOne(db, sql: "SELECT 1 FROM rule_firing WHERE key = ?", arguments: [key]) ?? false
+            if seen { return nil }
+            try db.execute(
+                sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, ?, ?, ?, ?)",
+                arguments: [key, rule, occurred.seconds, now.seconds, description])
+            return FiringOutcome(results: try intents.map { try apply(db, $0, now: now) })
+        }
+    }
+
+    /// Whether a firing key is in the ledger.
+    public func hasFired(_ key: String) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM rule_firing WHERE key = ?", arguments: [key]) ?? false
+        }
+    }
+
+    /// Each rule's latest firing, by the occurrence's own time.
+    public func lastFirings() throws -> [String: Instant] {
+        try read { db in
+            var last: [String: Instant] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT rule, MAX(occurred) FROM rule_firing GROUP BY rule") {
+                last[row[0]] = Instant(seconds: row[1])
+            }
+            return last
+        }
+    }
+
+    /// The timer as rule conditions see it.
+    public func timerState() throws -> TimerState {
+        guard let running = try running() else { return .stopped }
+        return .running(project: running.project, client: running.client)
+    }
+
+    // MARK: Watermarks
+
+    /// How far the evaluator called `name` has looked; nil before its first
+    /// run.
+    public func watermark(_ name: String) throws -> Instant? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT at FROM watermark WHERE name = ?", arguments: [name]).map { Instant(seconds: $0) }
+        }
+    }
+
+    /// Moves a watermark forward to `at`; it never moves back, so a late or
+    /// concurrent evaluator cannot make another look at a window twice.
+    public func advanceWatermark(_ name: String, to at: Instant) throws {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO watermark (name, at) VALUES (?, ?)
+                    ON CONFLICT (name) DO UPDATE SET at = MAX(at, excluded.at)
+                    """,
+                arguments: [name, at.seconds])
+        }
+    }
+}

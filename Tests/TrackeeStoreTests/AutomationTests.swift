@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TrackeeCore
+@testable import TrackeeStore
+
+/// The store's side of automations: focus changes, the rule firing ledger
+/// and watermarks.
+@Suite struct AutomationTests {
+    @Test func focusChangesAreNumberedAndARepeatChangesNothing() throws {
+        let t = try TemporaryStore()
+        #expect(try t.store.focus() == Focus(mode: nil, sequence: 0, changed: nil))
+
+        let work = try #require(try t.store.setFocus("work", at: nine, source: "cli"))
+        #expect(work == FocusChange(sequence: 1, previous: nil, mode: "work", at: nine))
+        #expect(work.events == [TriggerEvent(.focus(mode: "work", state: .on, sequence: 1), time: nine)])
+
+        #expect(try t.store.setFocus("WORK", at: at(minutes: 5), source: "cli") == nil)
+        #expect(try t.store.focus() == Focus(mode: "work", sequence: 1, changed: nine))
+
+        let meeting = try #require(try t.store.setFocus("meeting", at: at(minutes: 10), source: "cli"))
+        #expect(meeting.events == [
+            TriggerEvent(.focus(mode: "work", state: .off, sequence: 2), time: at(minutes: 10)),
+            TriggerEvent(.focus(mode: "meeting", state: .on, sequence: 2), time: at(minutes: 10)),
+        ])
+
+        let cleared = try #require(try t.store.setFocus(nil, at: at(minutes: 20), source: "daemon"))
+        #expect(cleared.events == [TriggerEvent(.focus(mode: "meeting", state: .off, sequence: 3), time: at(minutes: 20))])
+        #expect(try t.store.setFocus(nil, at: at(minutes: 30), source: "cli") == nil)
+        #expect(try t.store.focus() == Focus(mode: nil, sequence: 3, changed: at(minutes: 20)))
+    }
+
+    @Test func aBlankFocusModeIsRefused() throws {
+        let t = try TemporaryStore()
+        #expect(throws: StoreError.emptyName(kind: "focus mode")) { try t.store.setFocus("  ", at: nine, source: "cli") }
+    }
+
+    @Test func aFiringAppliesItsIntentsAtTheOccurrenceAndNeverTwice() throws {
+        let t = try TemporaryStore()
+        let key = "office@at:\(nine.seconds)"
+        let intents = [
+            Intent(.start(TimerParameters(project: "Docs")), at: nine, source: "rule:office", key: key + "#0"),
+        ]
+        // Noticed four minutes late: the entry still starts at nine.
+        let first = try #require(try t.store.fire(
+            key: key, rule: "office", occurred: nine, description: "office at 09:00", intents: intents, now: at(minutes: 4)))
+        #expect(first.results.map(\.outcome) == [.started])
+        #expect(try t.store.running()?.start == nine)
+        #expect(try t.store.running()?.source == "rule:office")
+
+        // Re-evaluating the same window, from this store or another handle.
+        let again = try Store(path: t.path)
+        #expect(try again.fire(
+            key: key, rule: "office", occurred: nine, description: "office at 09:00", intents: intents, now: at(minutes: 9)) == nil)
+        #expect(try t.store.entryCount() == 1)
+        #expect(try t.store.hasFired(key))
+        #expect(try !t.store.hasFired("office@at:0"))
+        #expect(try t.store.lastFirings() == ["office": nine])
+    }
+
+    @Test func aFailingIntentLeavesNoFiringBehind() throws {
+        let t = try TemporaryStore()
+        let future = Intent(.start(TimerParameters(project: "Docs")), at: at(minutes: 60), source: "rule:r", key: "r@x#0")
+        #expect(throws: StoreError.startAfterNow(start: at(minutes: 60), now: nine)) {
+            try t.store.fire(key: "r@x", rule: "r", occurred: nine, description: "r", intents: [future], now: nine)
+        }
+        #expect(try !t.store.hasFired("r@x"))
+        #expect(try t.store.lastFirings() == [:])
+    }
+
+    /// Two evaluators on one file (say `tick` beside `run`) race for the
+    /// same occurrences: each key fires exactly once.
+    @Test func concurrentEvaluatorsFireEachKeyOnce() async throws {
+        let t = try TemporaryStore()
+        let path = t.path
+        let fired = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let store = try Store(path: path)
+                    var count = 0
+                    for minute in 0..<20 {
+                        let occurred = at(minutes: Int64(minute))
+                        let key = "r@at:\(occurred.seconds)"
+                        let intent = Intent(.start(TimerParameters(project: "P\(minute)")), at: occurred,
+                                            source: "rule:r", key: key + "#0")
+                        if try store.fire(key: key, rule: "r", occurred: occurred, description: key,
+                                          intents: [intent], now: at(minutes: 30)) != nil {
+                            count += 1
+                        }
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(fired == 20)
+        // 19 switches and the last start: 20 entries, one running.
+        #expect(try t.store.entryCount() == 20)
+        #expect(try t.store.running()?.project == "P19")
+    }
+
+    @Test func watermarksOnlyMoveForward() throws {
+        let t = try TemporaryStore()
+        #expect(try t.store.watermark("tick") == nil)
+        try t.store.advanceWatermark("tick", to: at(minutes: 10))
+        try t.store.advanceWatermark("tick", to: at(minutes: 5))
+        #expect(try t.store.watermark("tick") == at(minutes: 10))
+        try t.store.advanceWatermark("tick", to: at(minutes: 15))
+        #expect(try t.store.watermark("tick") == at(minutes: 15))
+        #expect(try t.store.watermark("other") == nil)
+    }
+
+    @Test func theTimerStateNamesTheRunningProject() throws {
+        let t = try TemporaryStore()
+        #expect(try t.store.timerState() == .stopped)
+        _ = try t.store.apply(start("Docs", client: "Acme", at: nine), now: nine)
+        #expect(try t.store.timerState() == .running(project: "Docs", client: "Acme"))
+    }
+}
