@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         .target(name: "TrackeeCore"),
@@ -22,6 +23,14 @@ let package = Package(
             dependencies: [
                 "TrackeeCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .target(
+            name: "TrackeeDaemon",
+            dependencies: [
+                "TrackeeCore", "TrackeeStore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "trackee",
@@ -33,6 +42,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
+        .testTarget(
+            name: "TrackeeDaemonTests",
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeDaemon", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(name: "TrackeeCLITests", dependencies: ["TrackeeCore", "TrackeeStore"]),
     ],

@@ -30,18 +30,3 @@ struct Output {
     func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
     func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
 }
-
-/// Writes all of `text` to a file descriptor, straight through write(2).
-/// A closed pipe or a full disk ends the output quietly, as with `print`.
-func writeAll(_ fd: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
-}
