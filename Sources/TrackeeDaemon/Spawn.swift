@@ -42,7 +42,16 @@ public enum Spawn {
             for p in cEnv { free(p) }
         }
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, cArgv, cEnv)
+        var status = posix_spawnp(&pid, program, &actions, &attributes, cArgv, cEnv)
+        // A program written a moment ago can still be open for writing in
+        // a child another thread is starting (ETXTBSY until that child
+        // execs); a short retry outlasts that window.
+        var retries = 0
+        while status == ETXTBSY && retries < 20 {
+            usleep(5_000)
+            retries += 1
+            status = posix_spawnp(&pid, program, &actions, &attributes, cArgv, cEnv)
+        }
         guard status == 0 else {
             throw Failure(program: program, reason: String(cString: strerror(status)))
         }

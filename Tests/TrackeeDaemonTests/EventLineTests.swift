@@ -1,0 +1,70 @@
+import Glibc
+import Testing
+import TrackeeCore
+@testable import TrackeeDaemon
+
+@Suite struct EventLineTests {
+    @Test func focusLines() throws {
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"work","state":"on"}"#, line: 1) == .focus(mode: "work", state: .on))
+        #expect(try EventLine.parse(#" {"type":"focus","mode":" deep work ","state":"off"} "#, line: 2)
+            == .focus(mode: "deep work", state: .off))
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"work"}"#, line: 3) == .focus(mode: "work", state: .on))
+        #expect(try EventLine.parse("   ", line: 4) == nil)
+    }
+
+    @Test(arguments: [
+        ("not json", "stdin line 7: not a JSON object"),
+        ("[1,2]", "stdin line 7: not a JSON object"),
+        (#"{"mode":"work"}"#, #"stdin line 7: "type" is missing or not a string"#),
+        (#"{"type":"gps","lat":1}"#, #"stdin line 7: unknown event type "gps" (known: focus)"#),
+        (#"{"type":"focus"}"#, #"stdin line 7: "mode" is missing or blank"#),
+        (#"{"type":"focus","mode":"  "}"#, #"stdin line 7: "mode" is missing or blank"#),
+        (#"{"type":"focus","mode":"work","state":"maybe"}"#, #"stdin line 7: "state" must be "on" or "off""#),
+        (#"{"type":"focus","mode":"work","state":true}"#, #"stdin line 7: "state" must be "on" or "off""#),
+    ])
+    func badLinesNameTheLineAndTheField(line: String, message: String) {
+        #expect(throws: EventLine.Failure(line: 7, message: String(message.dropFirst("stdin line 7: ".count)))) {
+            try EventLine.parse(line, line: 7)
+        }
+        #expect((try? EventLine.parse(line, line: 7)) == nil)
+        do {
+            _ = try EventLine.parse(line, line: 7)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}
+
+@Suite struct NotificationRouteTests {
+    @Test func withoutASessionBusTheNotificationIsLogged() {
+        #expect(NotificationRoute.choose(title: "t", body: "b", environment: ["PATH": "/usr/bin:/bin"])
+            == .log(reason: "no session bus"))
+        #expect(NotificationRoute.choose(title: "t", body: "b", environment: ["XDG_RUNTIME_DIR": "/nonexistent"])
+            == .log(reason: "no session bus"))
+    }
+
+    @Test func withABusButNoNotifySendTheReasonSaysWhatToInstall() {
+        #expect(NotificationRoute.choose(title: "t", body: "b", environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x", "PATH": "/nonexistent"])
+            == .log(reason: "notify-send is not installed (Debian: libnotify-bin)"))
+    }
+
+    @Test func withABusNotifySendGetsTitleAndBodyAsSeparateArguments() {
+        // /bin/true stands in for notify-send in a folder on PATH.
+        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x", "PATH": NotifySendStub.directory]
+        #expect(NotificationRoute.choose(title: "Lunch; rm -rf ~", body: "$(id)", environment: env)
+            == .desktop([NotifySendStub.directory + "/notify-send", "--app-name=trackee", "--", "Lunch; rm -rf ~", "$(id)"]))
+        #expect(NotificationRoute.choose(title: "Only a title", body: "", environment: env)
+            == .desktop([NotifySendStub.directory + "/notify-send", "--app-name=trackee", "--", "Only a title"]))
+    }
+}
+
+/// A folder holding an executable named notify-send.
+enum NotifySendStub {
+    static let directory: String = {
+        let dir = "/tmp/trackee-notify-send-stub"
+        mkdir(dir, 0o755)
+        let path = dir + "/notify-send"
+        if access(path, X_OK) != 0 { symlink("/bin/true", path) }
+        return dir
+    }()
+}
