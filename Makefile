@@ -25,7 +25,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 bench: build
-	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3
+	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 valgrind binutils
 	@bench/run.sh $(BIN)
 
 install: build

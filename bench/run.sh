@@ -14,7 +14,8 @@
 #   BENCH_ROUNDS       rounds (default 3)
 #   BENCH_RUNS         timed runs per one-shot command, all rounds (default 120)
 #   BENCH_EXPORT_RUNS  timed runs per export, all rounds (default 12)
-# Needs: hyperfine, timew, sqlite3, python3 (`make bench` installs them).
+# Needs: hyperfine, timew, sqlite3, python3, and valgrind for the
+# instruction counts (`make bench` installs them).
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: bench/run.sh path/to/trackee" >&2; exit 64; }
@@ -133,3 +134,9 @@ done
 cat /proc/loadavg > "$out/loadavg-end" 2>/dev/null || true
 echo
 python3 "$here/report.py" "$out/json" "$T" | tee "$out/results.md"
+
+if [ "$(echo "$sizes" | tr ' ' '\n' | grep -cx 10000)" = 1 ] && command -v valgrind >/dev/null; then
+    echo
+    echo "== instructions per command (callgrind, one run each)"
+    "$here/instructions.sh" "$T" 10000 | tee -a "$out/results.md"
+fi
