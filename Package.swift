@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "trackee", targets: ["trackee"]),
         .library(name: "TrackeeCore", targets: ["TrackeeCore"]),
         .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
+        .library(name: "TrackeeRules", targets: ["TrackeeRules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -18,6 +19,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "TrackeeCore"),
+        .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
             dependencies: [
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(
             name: "TrackeeDaemonTests",
             dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeDaemon", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(name: "TrackeeCLITests", dependencies: ["TrackeeCore", "TrackeeStore"]),
     ],

@@ -1,0 +1,89 @@
+import TrackeeCore
+
+/// One kind of action: the key that names it in a `do:` item and how to
+/// read its value.
+struct ActionKind: Sendable {
+    let key: String
+    let read: @Sendable (YAMLValue, RuleFileReader) -> RuleAction?
+
+    static let all: [ActionKind] = [.start, .stop, .cancel, .notify, .run]
+
+    /// Reads `do:`, a non-empty list of one-key mappings.
+    static func readAll(_ value: YAMLValue, _ reader: RuleFileReader) -> [RuleAction] {
+        guard let items = reader.list(value) else { return [] }
+        if items.isEmpty { reader.fail("expected at least one action, such as - stop: {}", at: value) }
+        return items.compactMap { item in
+            guard let entries = reader.entries(item),
+                let named = reader.kindEntry(item, entries, kinds: all.map(\.key), noun: "action"),
+                let kind = all.first(where: { $0.key == named.key })
+            else { return nil }
+            _ = reader.fields(item, entries, known: [kind.key])
+            return kind.read(named.value, reader)
+        }
+    }
+
+    static let start = ActionKind(key: "start") { value, reader in
+        if value.isNull { return .start(TimerTemplate()) }
+        guard let fields = reader.fields(value, known: ["project", "client", "description", "tags"]) else { return nil }
+        return .start(
+            TimerTemplate(
+                project: fields["project"].flatMap(reader.template),
+                client: fields["client"].flatMap(reader.template),
+                description: fields["description"].flatMap(reader.template),
+                tags: fields["tags"].flatMap(reader.list)?.compactMap(reader.tag) ?? []))
+    }
+
+    static let stop = ActionKind(key: "stop") { value, reader in
+        reader.nothing(value)
+        return .stop
+    }
+
+    static let cancel = ActionKind(key: "cancel") { value, reader in
+        reader.nothing(value)
+        return .cancel
+    }
+
+    static let notify = ActionKind(key: "notify") { value, reader in
+        guard case .mapping = value.node else { return reader.template(value).map { .notify(title: $0, body: nil) } }
+        guard let fields = reader.fields(value, known: ["title", "body"]),
+            let title = reader.required("title", in: fields).flatMap(reader.template)
+        else { return nil }
+        return .notify(title: title, body: fields["body"].flatMap(reader.template))
+    }
+
+    static let run = ActionKind(key: "run") { value, reader in
+        if case .scalar = value.node, !value.isNull {
+            reader.fail(
+                "give the command as a list of arguments, such as [notify-send, \"Timer started\"]; "
+                    + "a single string would need a shell, and rules never use one", at: value)
+            return nil
+        }
+        guard let items = reader.list(value) else { return nil }
+        if items.isEmpty {
+            reader.fail("expected the program and its arguments, such as [notify-send, Hello]", at: value)
+        }
+        return .run(items.compactMap(reader.template))
+    }
+}
+
+extension RuleFileReader {
+    /// Checks for the empty value of `stop:` and `cancel:`: nothing, or `{}`.
+    fileprivate func nothing(_ value: YAMLValue) {
+        if value.isNull { return }
+        if case .mapping = value.node {
+            _ = fields(value, known: [])
+        } else {
+            fail("expected nothing or {}, found \(value.found)", at: value)
+        }
+    }
+
+    /// A tag template; a comma cannot be stored in a tag.
+    fileprivate func tag(_ value: YAMLValue) -> Template? {
+        guard let tag = template(value) else { return nil }
+        if Tags.invalid([tag.source]) != nil {
+            fail("a tag cannot contain a comma; make each tag its own list item", at: value)
+            return nil
+        }
+        return tag
+    }
+}

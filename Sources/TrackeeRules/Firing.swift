@@ -1,0 +1,43 @@
+import TrackeeCore
+
+/// A rule firing on one event: what to record and what to do, with every
+/// template already filled.
+///
+///     Firing(rule: "office-hours", key: "office-hours@at:1795420800",
+///            time: Instant(seconds: 1_795_420_800),
+///            description: "rule \"office-hours\" (Office hours): schedule Mon..Fri 09:00 at 2026-11-23T09:00:00+01:00",
+///            actions: [.intent(Intent(.start(TimerParameters(project: "Office")), at: …,
+///                                     source: "rule:office-hours", key: "office-hours@at:1795420800#0"))])
+public struct Firing: Sendable, Equatable {
+    /// The rule's id.
+    public var rule: String
+    /// `<rule id>@<occurrence>`: the same rule on the same occurrence always
+    /// makes the same key, which the store's firing ledger keeps unique.
+    public var key: String
+    /// The event's own time, which is also when the intents take effect.
+    public var time: Instant
+    /// One line for logs and the firing ledger.
+    public var description: String
+    /// In the rule's order.
+    public var actions: [Action]
+
+    public init(rule: String, key: String, time: Instant, description: String, actions: [Action]) {
+        self.rule = rule
+        self.key = key
+        self.time = time
+        self.description = description
+        self.actions = actions
+    }
+
+    /// One resolved action.
+    public enum Action: Sendable, Equatable {
+        /// Apply to the store; keyed `<firing key>#<action index>`.
+        case intent(Intent)
+        case notify(title: String, body: String?)
+        /// Exec `argv` (no shell) with `environment` added: `TRACKEE_RULE`,
+        /// `TRACKEE_RULE_NAME` (when the rule has a name),
+        /// `TRACKEE_TRIGGER_KIND`, `TRACKEE_TRIGGER_TIME`, and
+        /// `TRACKEE_TRIGGER_<FIELD>` for each of the event's fields.
+        case run(argv: [String], environment: [String: String])
+    }
+}

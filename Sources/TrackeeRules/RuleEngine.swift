@@ -1,0 +1,125 @@
+import TrackeeCore
+
+/// Decides which rules an event fires and what they do. Pure: the event and
+/// a snapshot of the state go in, firings come out; recording them (once,
+/// by key) is the store's job.
+///
+/// Rules are compiled once here: events find their rules through indexes
+/// (schedule events by rule id, focus events by mode and state) and
+/// conditions are checked without parsing or allocating.
+///
+///     let engine = RuleEngine(rules: result.ruleSet.rules)
+///     let event = TriggerEvent(.focus(mode: "deep", state: .on, sequence: 17), time: now)
+///     for firing in engine.evaluate(event, snapshot: Snapshot(zone: .local(), focus: "deep")) {
+///         try store.fire(key: firing.key, …)
+///     }
+public struct RuleEngine: Sendable {
+    private let rules: [CompiledRule]
+    private let byID: [String: Int]
+    private let byFocus: [FocusKey: [Int]]
+
+    public init(rules: [Rule]) {
+        let compiled = rules.filter(\.enabled).map(CompiledRule.init)
+        var byID: [String: Int] = [:]
+        var byFocus: [FocusKey: [Int]] = [:]
+        for (index, rule) in compiled.enumerated() {
+            if byID[rule.rule.id] == nil { byID[rule.rule.id] = index }
+            for case .focus(let mode, let state) in rule.rule.triggers {
+                let key = FocusKey(mode: foldFocus(mode), state: state)
+                if byFocus[key]?.last != index { byFocus[key, default: []].append(index) }
+            }
+        }
+        self.rules = compiled
+        self.byID = byID
+        self.byFocus = byFocus
+    }
+
+    /// The firings `event` causes, in rule order.
+    ///
+    /// A schedule event considers only the rule it names, and only when
+    /// that rule has an `at:` with the event's expression; a focus event
+    /// considers every rule with a matching `focus:` trigger. A considered
+    /// rule fires when all its conditions hold at `event.time` in
+    /// `snapshot.zone` and it is not cooling down (`event.time` earlier
+    /// than its last firing plus its cooldown).
+    public func evaluate(_ event: TriggerEvent, snapshot: Snapshot) -> [Firing] {
+        let candidates: [Int]
+        switch event.kind {
+        case .schedule(let id, let expression):
+            guard let index = byID[id], rules[index].rule.triggers.contains(.schedule(expression: expression))
+            else { return [] }
+            candidates = [index]
+        case .focus(let mode, let state, _):
+            candidates = byFocus[FocusKey(mode: foldFocus(mode), state: state)] ?? []
+        }
+        guard !candidates.isEmpty else { return [] }
+        let moment = Moment(event.time, snapshot)
+        return candidates.compactMap { index in
+            let rule = rules[index]
+            guard rule.checks.allSatisfy({ $0.holds(at: moment) }), !rule.isCoolingDown(at: event.time, snapshot)
+            else { return nil }
+            return rule.fire(on: event, zone: snapshot.zone)
+        }
+    }
+}
+
+private struct FocusKey: Hashable {
+    let mode: String
+    let state: FocusState
+}
+
+/// A rule with its conditions compiled.
+private struct CompiledRule: Sendable {
+    let rule: Rule
+    let checks: [Check]
+    let cooldownSeconds: Int64?
+
+    init(_ rule: Rule) {
+        self.rule = rule
+        checks = rule.conditions.map(Check.init)
+        cooldownSeconds = rule.cooldown.map { $0.components.seconds }
+    }
+
+    func isCoolingDown(at time: Instant, _ snapshot: Snapshot) -> Bool {
+        guard let cooldownSeconds, let last = snapshot.lastFired[rule.id] else { return false }
+        return time < last + cooldownSeconds
+    }
+
+    func fire(on event: TriggerEvent, zone: Zone) -> Firing {
+        let key = "\(rule.id)@\(event.occurrence)"
+        let values = event.templateValues(rule: rule.id, zone: zone)
+        let label = rule.name.map { "rule \"\(rule.id)\" (\($0))" } ?? "rule \"\(rule.id)\""
+        return Firing(
+            rule: rule.id, key: key, time: event.time,
+            description: "\(label): \(event.summary) at \(values["time"]!)",
+            actions: rule.actions.enumerated().map { index, action in
+                resolve(action, values: values, intentKey: "\(key)#\(index)", at: event.time)
+            })
+    }
+
+    private func resolve(_ action: RuleAction, values: [String: String], intentKey: String, at time: Instant)
+        -> Firing.Action
+    {
+        func intent(_ action: Intent.Action) -> Firing.Action {
+            .intent(Intent(action, at: time, source: "rule:\(rule.id)", key: intentKey))
+        }
+        switch action {
+        case .start(let timer): return intent(.start(timer.render(values)))
+        case .stop: return intent(.stop)
+        case .cancel: return intent(.cancel)
+        case .notify(let title, let body): return .notify(title: title.render(values), body: body?.render(values))
+        case .run(let argv): return .run(argv: argv.map { $0.render(values) }, environment: environment(values))
+        }
+    }
+
+    /// `TRACKEE_RULE`, `TRACKEE_RULE_NAME`, and `TRACKEE_TRIGGER_<FIELD>`
+    /// for every template field but `rule`.
+    private func environment(_ values: [String: String]) -> [String: String] {
+        var environment = ["TRACKEE_RULE": rule.id]
+        if let name = rule.name { environment["TRACKEE_RULE_NAME"] = name }
+        for (field, value) in values where field != "rule" {
+            environment["TRACKEE_TRIGGER_" + field.uppercased()] = value
+        }
+        return environment
+    }
+}

@@ -1,0 +1,54 @@
+/// Everything the rule files define: places, calendars and rules, merged
+/// across files in the order they were given.
+///
+///     let result = RuleSet.load([RuleFile(path: "rules.yaml", text: text)]) { _ in nil }
+///     result.ruleSet.rules.map(\.id)  // ["office-hours", "lunch"]
+public struct RuleSet: Sendable, Equatable {
+    public var places: [Place]
+    public var calendars: [CalendarSource]
+    /// The rules that passed validation, including those with `enabled: false`.
+    public var rules: [Rule]
+
+    public init(places: [Place] = [], calendars: [CalendarSource] = [], rules: [Rule] = []) {
+        self.places = places
+        self.calendars = calendars
+        self.rules = rules
+    }
+}
+
+/// A named circle on the map, for location triggers.
+///
+///     places:
+///       office: {lat: 50.0875, lon: 14.4213, radius: 150}
+public struct Place: Sendable, Equatable {
+    public var name: String
+    /// Degrees north, -90…90.
+    public var latitude: Double
+    /// Degrees east, -180…180.
+    public var longitude: Double
+    /// Meters, more than zero; 100 when the file leaves it out.
+    public var radius: Double
+
+    public init(name: String, latitude: Double, longitude: Double, radius: Double = 100) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
+}
+
+/// A named calendar: an `.ics` file or a vdir folder, for calendar triggers.
+/// The path is kept as written; callers expand `~/`.
+///
+///     calendars:
+///       work: ~/.calendars/work
+///       holidays: {path: /usr/share/holidays/cz.ics}
+public struct CalendarSource: Sendable, Equatable {
+    public var name: String
+    public var path: String
+
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+}

@@ -1,0 +1,137 @@
+import Yams
+
+/// Loads rule files one after another into one ``RuleSet``, remembering
+/// where each name was first defined so duplicates across files are caught.
+struct RuleSetLoader {
+    let validateSchedule: (String) -> String?
+    var ruleSet = RuleSet()
+    private(set) var errors: [RuleError] = []
+    /// `kind NUL name` → `file:line:column` of its first definition.
+    private var definitions: [String: String] = [:]
+
+    init(validateSchedule: @escaping (String) -> String?) {
+        self.validateSchedule = validateSchedule
+    }
+
+    mutating func load(_ file: RuleFile) {
+        let reader = RuleFileReader(file: file.path, validateSchedule: validateSchedule)
+        defer { errors += reader.errors }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: file.text) else { return }
+            root = node
+        } catch {
+            errors.append(syntaxError(error, in: file))
+            return
+        }
+        guard let fields = reader.fields(YAMLValue(node: root, path: ""), known: ["places", "calendars", "rules"])
+        else {
+            return
+        }
+        for entry in fields.entries where !entry.value.isNull {
+            switch entry.key {
+            case "places": readPlaces(entry.value, reader)
+            case "calendars": readCalendars(entry.value, reader)
+            default: readRules(entry.value, reader)
+            }
+        }
+    }
+
+    /// Records where `name` was first defined, or reports this later
+    /// definition and returns false.
+    mutating func claim(_ kind: String, _ name: String, at mark: Mark?, path: String, _ reader: RuleFileReader) -> Bool
+    {
+        let key = kind + "\u{0}" + name
+        if let first = definitions[key] {
+            reader.fail("duplicate \(kind) \"\(name)\"; first defined at \(first)", at: mark, path: path)
+            return false
+        }
+        definitions[key] = "\(reader.file):\(mark?.line ?? 1):\(mark?.column ?? 1)"
+        return true
+    }
+
+    // MARK: Places and calendars
+
+    /// `places: {office: {lat: 50.08, lon: 14.42, radius: 150}}`.
+    private mutating func readPlaces(_ value: YAMLValue, _ reader: RuleFileReader) {
+        for entry in reader.entries(value) ?? [] {
+            let before = reader.errors.count
+            guard let fields = reader.fields(entry.value, known: ["lat", "lon", "radius"]) else { continue }
+            let lat = reader.required("lat", in: fields).flatMap {
+                reader.number($0, "a latitude from -90 to 90") { (-90...90).contains($0) }
+            }
+            let lon = reader.required("lon", in: fields).flatMap {
+                reader.number($0, "a longitude from -180 to 180") { (-180...180).contains($0) }
+            }
+            let radius = fields["radius"].flatMap { reader.number($0, "a radius in meters above 0") { $0 > 0 } }
+            guard reader.errors.count == before, let lat, let lon,
+                claim("place", entry.key, at: entry.keyNode.mark, path: entry.value.path, reader)
+            else { continue }
+            ruleSet.places.append(Place(name: entry.key, latitude: lat, longitude: lon, radius: radius ?? 100))
+        }
+    }
+
+    /// `calendars: {work: ~/.calendars/work, holidays: {path: cz.ics}}`.
+    private mutating func readCalendars(_ value: YAMLValue, _ reader: RuleFileReader) {
+        for entry in reader.entries(value) ?? [] {
+            var pathValue: YAMLValue? = entry.value
+            if case .mapping = entry.value.node {
+                pathValue = reader.fields(entry.value, known: ["path"]).flatMap { reader.required("path", in: $0) }
+            }
+            guard let path = pathValue.flatMap({ reader.name($0, "calendar path") }),
+                claim("calendar", entry.key, at: entry.keyNode.mark, path: entry.value.path, reader)
+            else { continue }
+            ruleSet.calendars.append(CalendarSource(name: entry.key, path: path))
+        }
+    }
+
+    // MARK: Syntax errors
+
+    /// libyaml's problem at its position: `rules.yaml:7:3: YAML: did not find expected key`.
+    private func syntaxError(_ error: any Error, in file: RuleFile) -> RuleError {
+        var position = (line: 1, column: 1)
+        let message: String
+        switch error as? YamlError {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            position = (mark.line, mark.column)
+            message = problem
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            position = (context.mark.line, context.mark.column)
+            message = "duplicate key " + duplicates.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .reader(let problem, let offset, _, _):
+            if let offset { position = Self.position(ofCharacter: offset, in: file.text) }
+            message = problem
+        default:
+            message = "\(error)"
+        }
+        return RuleError(file: file.path, line: position.line, column: position.column, path: "YAML", message: message)
+    }
+
+    /// The 1-based line and column (in Unicode scalars) of a character offset.
+    private static func position(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for character in text.prefix(offset) {
+            if character == "\n" || character == "\r\n" {
+                line += 1
+                column = 1
+            } else {
+                column += character.unicodeScalars.count
+            }
+        }
+        return (line, column)
+    }
+}
+
+extension RuleFileReader {
+    /// A number that passes `isValid`, described as `noun` when it does not.
+    fileprivate func number(_ value: YAMLValue, _ noun: String, where isValid: (Double) -> Bool) -> Double? {
+        guard let number = number(value) else { return nil }
+        guard isValid(number) else {
+            fail("expected \(noun), found \(value.found)", at: value)
+            return nil
+        }
+        return number
+    }
+}
