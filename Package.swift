@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "trackee", targets: ["trackee"]),
         .library(name: "TrackeeCore", targets: ["TrackeeCore"]),
         .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
+        .library(name: "TrackeeSchedule", targets: ["TrackeeSchedule"]),
         .library(name: "TrackeeRules", targets: ["TrackeeRules"]),
     ],
     dependencies: [
@@ -19,6 +20,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "TrackeeCore"),
+        .target(name: "TrackeeSchedule", dependencies: ["TrackeeCore"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
@@ -29,7 +31,7 @@ let package = Package(
         .target(
             name: "TrackeeDaemon",
             dependencies: [
-                "TrackeeCore", "TrackeeStore",
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -39,6 +41,9 @@ let package = Package(
             dependencies: [
                 "TrackeeCore",
                 "TrackeeStore",
+                "TrackeeRules",
+                "TrackeeSchedule",
+                "TrackeeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -48,8 +53,11 @@ let package = Package(
             name: "TrackeeDaemonTests",
             dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeDaemon", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
+        .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
-        .testTarget(name: "TrackeeCLITests", dependencies: ["TrackeeCore", "TrackeeStore"]),
+        .testTarget(
+            name: "TrackeeCLITests",
+            dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,12 +5,16 @@ import TrackeeCore
 ///
 /// ```
 /// {"type":"focus","mode":"work","state":"on"}
-/// {"type":"focus","mode":"work","state":"off"}
+/// {"type":"focus","mode":"work","state":"off","time":"2026-11-23T12:00:00+01:00"}
 /// ```
+///
+/// `time` (any form `trackee start --at` takes, or seconds since the epoch)
+/// is when the event happened; without it, when the line is read. A line
+/// with a time is replay-safe: reading it again changes nothing.
 public enum EventLine: Sendable, Equatable {
     /// Turn a focus mode on (it replaces any other) or off (only if it is
     /// the one on).
-    case focus(mode: String, state: FocusState)
+    case focus(mode: String, state: FocusState, time: Instant?)
 
     /// A line that is not a valid event, with its line number.
     public struct Failure: Error, Equatable, CustomStringConvertible {
@@ -20,7 +24,7 @@ public enum EventLine: Sendable, Equatable {
     }
 
     /// Parses one line; nil for a blank line.
-    public static func parse(_ text: some StringProtocol, line: Int) throws(Failure) -> EventLine? {
+    public static func parse(_ text: some StringProtocol, line: Int, now: Instant, zone: Zone) throws(Failure) -> EventLine? {
         let trimmed = String(text).trimmingWhitespace()
         if trimmed.isEmpty { return nil }
         func fail(_ message: String) -> Failure { Failure(line: line, message: message) }
@@ -41,9 +45,23 @@ public enum EventLine: Sendable, Equatable {
                 }
                 state = parsed
             }
-            return .focus(mode: mode, state: state)
+            return .focus(mode: mode, state: state, time: try time(fields["time"], now: now, zone: zone, fail: fail))
         default:
             throw fail("unknown event type \"\(type)\" (known: focus)")
+        }
+    }
+
+    private static func time(_ value: Any?, now: Instant, zone: Zone, fail: (String) -> Failure) throws(Failure) -> Instant? {
+        switch value {
+        case nil: return nil
+        case let seconds as Int: return Instant(seconds: Int64(seconds))
+        case let text as String:
+            do {
+                return try TimeExpression.parse(text, now: now, zone: zone)
+            } catch {
+                throw fail("\"time\": \(error)")
+            }
+        default: throw fail("\"time\" must be a time text or seconds since the epoch")
         }
     }
 }

@@ -77,12 +77,15 @@ enum Schema {
         migrator.registerMigration("v2-automation") { db in
             try db.execute(sql: """
                 -- Every focus change, numbered: a change fires each rule once.
+                -- A change read from an event line has a key made of its
+                -- own time and content, so a replayed line changes nothing.
                 CREATE TABLE focus_change (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT,
                     mode TEXT,
                     previous TEXT,
                     at INTEGER NOT NULL,
-                    source TEXT NOT NULL
+                    source TEXT NOT NULL,
+                    key TEXT UNIQUE
                 );
                 -- One row per rule firing, keyed by rule id and occurrence,
                 -- written in the transaction that applies its intents.

@@ -42,16 +42,30 @@ extension Store {
 
     /// Switches the focus to `mode` (nil: none). Returns the change, or nil
     /// when that mode was already on (a repeat changes nothing and fires
-    /// nothing). Mode names compare without regard to case.
-    public func setFocus(_ mode: String?, at: Instant, source: String) throws -> FocusChange? {
+    /// nothing) or when `key` was recorded before (a replayed event line).
+    /// Mode names compare without regard to case.
+    public func setFocus(_ mode: String?, at: Instant, source: String, key: String? = nil) throws -> FocusChange? {
         let mode = try mode.map { try validName($0, kind: "focus mode") }
         return try write { db in
+            if let key, try Bool.fetchOne(db, sql: "SELECT 1 FROM focus_change WHERE key = ?", arguments: [key]) == true {
+                return nil
+            }
             let previous = try String.fetchOne(db, sql: "SELECT mode FROM focus_change ORDER BY seq DESC LIMIT 1")
             if previous?.lowercased() == mode?.lowercased() { return nil }
             try db.execute(
-                sql: "INSERT INTO focus_change (mode, previous, at, source) VALUES (?, ?, ?, ?)",
-                arguments: [mode, previous, at.seconds, source])
+                sql: "INSERT INTO focus_change (mode, previous, at, source, key) VALUES (?, ?, ?, ?, ?)",
+                arguments: [mode, previous, at.seconds, source, key])
             return FocusChange(sequence: db.lastInsertedRowID, previous: previous, mode: mode, at: at)
+        }
+    }
+
+    /// Focus changes numbered after `sequence`, oldest first.
+    public func focusChanges(after sequence: Int64) throws -> [FocusChange] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT seq, previous, mode, at FROM focus_change WHERE seq > ? ORDER BY seq",
+                arguments: [sequence]
+            ).map { FocusChange(sequence: $0[0], previous: $0[1], mode: $0[2], at: Instant(seconds: $0[3])) }
         }
     }
 

@@ -67,6 +67,15 @@ final class RunningTrackee {
         self.stderrURL = stderrURL
     }
 
+    /// What the process wrote to stderr so far.
+    var stderrSoFar: String {
+        String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self)
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
     func wait() throws -> TrackeeRun {
         process.waitUntilExit()
         let out = try Data(contentsOf: stdoutURL)
@@ -144,7 +153,7 @@ final class Sandbox {
     /// Starts `trackee` without waiting; `prefix` runs it through another
     /// program such as setpriv.
     func launch(_ arguments: [String], now: String? = nil, environment overrides: [String: String?] = [:],
-                via prefix: [String] = []) throws -> RunningTrackee {
+                via prefix: [String] = [], input: Pipe? = nil) throws -> RunningTrackee {
         var env = environment
         if let now { env["TRACKEE_NOW"] = now }
         for (key, value) in overrides { env[key] = value }
@@ -169,7 +178,7 @@ final class Sandbox {
             try? out.close()
             try? err.close()
         }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// Stores trackee cannot use: missing or unwritable directories, files
@@ -114,12 +115,13 @@ import Testing
         /// The last 256 bytes of every page after the first, where SQLite
         /// keeps the cells of each b-tree page.
         case pageTails
-        /// One page's worth of garbage straddling the middle of the file.
-        case middle
+        /// Garbage over the whole of the entry table's root page, which
+        /// with five entries is the only page of the table.
+        case entryTable
 
         var testDescription: String { rawValue }
 
-        func apply(to data: inout Data) {
+        func apply(to data: inout Data) throws {
             let pageSize = Int(data[16]) << 8 | Int(data[17])
             switch self {
             case .pageTails:
@@ -129,8 +131,9 @@ import Testing
                     data.replaceSubrange(end - 256..<end, with: UnusableStoreTests.garbage(256, seed: UInt32(page)))
                     page += 1
                 }
-            case .middle:
-                let start = data.count / 2 - pageSize / 2
+            case .entryTable:
+                let page = try UnusableStoreTests.rootPage(of: "entry", in: data)
+                let start = (page - 1) * pageSize
                 data.replaceSubrange(start..<start + pageSize, with: UnusableStoreTests.garbage(pageSize))
             }
         }
@@ -164,11 +167,24 @@ import Testing
         try expectRefusedOnDamage(damage, arguments)
     }
 
-    /// Damage in one page of the entry table: the commands that read the
+    /// Where a table's b-tree starts, read from an undamaged copy with SQLite.
+    static func rootPage(of table: String, in data: Data) throws -> Int {
+        let path = FileManager.default.temporaryDirectory.path + "/trackee-rootpage-\(UUID().uuidString).sqlite3"
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var config = Configuration()
+        config.readonly = true
+        let page = try DatabaseQueue(path: path, configuration: config).read { db in
+            try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
+        }
+        return try #require(page)
+    }
+
+    /// Damage in the page of the entry table: the commands that read the
     /// entries refuse. SQLite finds damage only in pages it reads, and a
     /// full check costs ~34 ms at 100,000 entries, so `add` and `stop`,
     /// which never read those pages, are not expected to notice.
-    @Test(arguments: [Damage.middle], [["status"], ["log"], ["start", "-p", "Z"]])
+    @Test(arguments: [Damage.entryTable], [["status"], ["log"], ["start", "-p", "Z"]])
     func damageInTheEntriesIsFoundByWhatReadsThem(damage: Damage, arguments: [String]) throws {
         try expectRefusedOnDamage(damage, arguments)
     }
@@ -178,7 +194,7 @@ import Testing
         var data = try realStore(t)
         let header = data.prefix(100)
         try #require(header.starts(with: Data("SQLite format 3\0".utf8)))
-        damage.apply(to: &data)
+        try damage.apply(to: &data)
         try #require(data.prefix(100) == header)
         try data.write(to: URL(fileURLWithPath: t.storePath))
 

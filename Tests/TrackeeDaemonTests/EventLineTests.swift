@@ -3,13 +3,29 @@ import Testing
 import TrackeeCore
 @testable import TrackeeDaemon
 
+extension EventLine {
+    static func parse(_ text: String, line: Int) throws(Failure) -> EventLine? {
+        try parse(text, line: line, now: Instant(seconds: 1_795_165_200), zone: try! Zone(identifier: "Europe/Prague"))
+    }
+}
+
 @Suite struct EventLineTests {
     @Test func focusLines() throws {
-        #expect(try EventLine.parse(#"{"type":"focus","mode":"work","state":"on"}"#, line: 1) == .focus(mode: "work", state: .on))
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"work","state":"on"}"#, line: 1)
+            == .focus(mode: "work", state: .on, time: nil))
         #expect(try EventLine.parse(#" {"type":"focus","mode":" deep work ","state":"off"} "#, line: 2)
-            == .focus(mode: "deep work", state: .off))
-        #expect(try EventLine.parse(#"{"type":"focus","mode":"work"}"#, line: 3) == .focus(mode: "work", state: .on))
+            == .focus(mode: "deep work", state: .off, time: nil))
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"work"}"#, line: 3) == .focus(mode: "work", state: .on, time: nil))
         #expect(try EventLine.parse("   ", line: 4) == nil)
+    }
+
+    @Test func anEventMayCarryItsOwnTime() throws {
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"w","time":"2026-11-23T12:00:00+01:00"}"#, line: 1)
+            == .focus(mode: "w", state: .on, time: Instant(seconds: 1_795_431_600)))
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"w","time":"2026-11-23 12:00"}"#, line: 1)
+            == .focus(mode: "w", state: .on, time: Instant(seconds: 1_795_431_600)))
+        #expect(try EventLine.parse(#"{"type":"focus","mode":"w","time":1795431600}"#, line: 1)
+            == .focus(mode: "w", state: .on, time: Instant(seconds: 1_795_431_600)))
     }
 
     @Test(arguments: [
@@ -21,6 +37,8 @@ import TrackeeCore
         (#"{"type":"focus","mode":"  "}"#, #"stdin line 7: "mode" is missing or blank"#),
         (#"{"type":"focus","mode":"work","state":"maybe"}"#, #"stdin line 7: "state" must be "on" or "off""#),
         (#"{"type":"focus","mode":"work","state":true}"#, #"stdin line 7: "state" must be "on" or "off""#),
+        (#"{"type":"focus","mode":"work","time":[1]}"#, #"stdin line 7: "time" must be a time text or seconds since the epoch"#),
+        (#"{"type":"focus","mode":"work","time":"soonish"}"#, #"stdin line 7: "time": cannot read "soonish" as a time; use 2026-11-20T11:03+01:00, 2026-11-20 11:03, 11:03, yesterday 11:03, -2h or 90m ago"#),
     ])
     func badLinesNameTheLineAndTheField(line: String, message: String) {
         #expect(throws: EventLine.Failure(line: 7, message: String(message.dropFirst("stdin line 7: ".count)))) {

@@ -1,0 +1,212 @@
+import Foundation
+import Logging
+import TrackeeCore
+import TrackeeRules
+import TrackeeStore
+
+/// Carries out what rules decide: evaluates an event against the store's
+/// state, records each firing with its intents in one transaction, and only
+/// then notifies and runs programs, so a firing's side effects happen at
+/// most once even when the same occurrence is seen again.
+///
+/// `trackee run`, `trackee tick`, `trackee focus set` and `trackee
+/// simulate` all go through here.
+public struct Runner: Sendable {
+    public let store: Store
+    public let zone: Zone
+    /// The environment `run` actions start from (trigger variables are
+    /// added) and where notifications look for a session bus.
+    public let environment: [String: String]
+    public let logger: Logger
+    /// Whether `run` actions are waited for (one-shot commands) or left to
+    /// finish on their own (the daemon).
+    public let waitForPrograms: Bool
+    /// Whether `notify` and `run` actions really happen (false for
+    /// `simulate`, which only reports them).
+    public let performSideEffects: Bool
+
+    /// The name of the watermark schedule evaluators share.
+    public static let scheduleWatermark = "schedule"
+
+    public init(store: Store, zone: Zone, environment: [String: String], logger: Logger,
+                waitForPrograms: Bool, performSideEffects: Bool = true) {
+        self.store = store
+        self.zone = zone
+        self.environment = environment
+        self.logger = logger
+        self.waitForPrograms = waitForPrograms
+        self.performSideEffects = performSideEffects
+    }
+
+    /// What became of one firing.
+    public struct Report: Sendable, Equatable {
+        public enum Status: Sendable, Equatable {
+            /// Recorded now; the intents' results in order.
+            case fired([IntentResult])
+            /// The ledger already had the key.
+            case alreadyFired
+            /// Recording failed; nothing was recorded.
+            case failed(String)
+        }
+
+        public var firing: Firing
+        public var status: Status
+    }
+
+    /// Evaluates `event` against the store's current state and carries out
+    /// every firing.
+    public func handle(_ event: TriggerEvent, automation: Automation, now: Instant) throws -> [Report] {
+        let snapshot = Snapshot(
+            zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
+            lastFired: try store.lastFirings())
+        return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now) }
+    }
+
+    /// Records one firing and, if it is new, performs its side effects.
+    func carryOut(_ firing: Firing, now: Instant) -> Report {
+        let intents = firing.actions.compactMap { action -> Intent? in
+            if case .intent(let intent) = action { return intent }
+            return nil
+        }
+        var log = logger
+        log[metadataKey: "rule.id"] = "\(firing.rule)"
+        log[metadataKey: "firing.key"] = "\(firing.key)"
+        let results: [IntentResult]
+        do {
+            guard let outcome = try store.fire(
+                key: firing.key, rule: firing.rule, occurred: firing.time, description: firing.description,
+                intents: intents, now: now)
+            else {
+                log.debug("already fired: \(firing.description)")
+                return Report(firing: firing, status: .alreadyFired)
+            }
+            results = outcome.results
+        } catch {
+            log.error("\(firing.description): not recorded: \(error)")
+            return Report(firing: firing, status: .failed("\(error)"))
+        }
+        let outcomes = results.map { $0.outcome.rawValue }.joined(separator: ", ")
+        // From the occurrence's instant to its intents committed.
+        let latency = Double(DaemonCore.nanoseconds(CLOCK_REALTIME) - firing.time.seconds * 1_000_000_000) / 1e6
+        log.info("fired \(firing.description)\(outcomes.isEmpty ? "" : ": " + outcomes)",
+                 metadata: ["latency_ms": "\((latency * 10).rounded() / 10)"])
+        for action in firing.actions {
+            switch action {
+            case .intent: break
+            case .notify(let title, let body): notify(title: title, body: body ?? "", log)
+            case .run(let argv, let extra): run(argv, extra, log)
+            }
+        }
+        return Report(firing: firing, status: .fired(results))
+    }
+
+    private func notify(title: String, body: String, _ log: Logger) {
+        let text = body.isEmpty ? title : "\(title): \(body)"
+        guard performSideEffects else { return }
+        switch NotificationRoute.choose(title: title, body: body, environment: environment) {
+        case .log(let reason):
+            log.notice("notify (\(reason)): \(text)")
+        case .desktop(let argv):
+            do {
+                let status = try Spawn.run(argv, environment: environment)
+                if status != 0 { log.warning("notify-send exited with status \(status): \(text)") }
+            } catch {
+                log.warning("\(error); notification: \(text)")
+            }
+        }
+    }
+
+    private func run(_ argv: [String], _ extra: [String: String], _ log: Logger) {
+        guard performSideEffects else { return }
+        let env = environment.merging(extra) { $1 }
+        let pid: pid_t
+        do {
+            pid = try Spawn.start(argv, environment: env)
+        } catch {
+            log.error("\(error)")
+            return
+        }
+        let program = argv[0]
+        let report: @Sendable (Int32) -> Void = { status in
+            if status == 0 {
+                log.debug("\(program) finished")
+            } else {
+                log.warning("\(program) exited with status \(status)")
+            }
+        }
+        if waitForPrograms {
+            report(Spawn.wait(pid))
+        } else {
+            Thread.detachNewThread { report(Spawn.wait(pid)) }
+        }
+    }
+
+    // MARK: Schedules
+
+    /// What one pass over the schedule window did.
+    public struct TickReport: Sendable {
+        /// The window looked at, `(from, to]`; nil `from` on the first run,
+        /// which only sets the watermark.
+        public var from: Instant?
+        public var to: Instant
+        public var reports: [Report]
+        public var skipped: [(event: TriggerEvent, reason: CatchUp.Skip)]
+    }
+
+    /// Fires every schedule occurrence since the stored watermark, up to
+    /// `now`, then moves the watermark to `now`. The first run only sets
+    /// the watermark: nothing from before it fires.
+    public func tick(_ automation: Automation, now: Instant) throws -> TickReport {
+        guard let from = try store.watermark(Runner.scheduleWatermark) else {
+            try store.advanceWatermark(Runner.scheduleWatermark, to: now)
+            return TickReport(from: nil, to: now, reports: [], skipped: [])
+        }
+        let window = automation.window(after: from, through: now, now: now, zone: zone)
+        for (event, reason) in window.skipped {
+            logger.info("skipped \(event.kindName) of rule \(event.ruleID ?? "?") at \(zone.iso8601(event.time)): \(reason)")
+        }
+        var reports: [Report] = []
+        for event in window.events {
+            reports += try handle(event, automation: automation, now: now)
+        }
+        try store.advanceWatermark(Runner.scheduleWatermark, to: now)
+        return TickReport(from: from, to: now, reports: reports, skipped: window.skipped)
+    }
+
+    // MARK: Focus
+
+    /// Turns a focus mode on (`mode`, replacing any other) or clears it
+    /// (nil), and fires the focus rules the change triggers. A repeat of the
+    /// mode already on changes and fires nothing.
+    public func setFocus(
+        _ mode: String?, automation: Automation, at: Instant, source: String, key: String? = nil
+    ) throws -> (FocusChange?, [Report]) {
+        guard let change = try store.setFocus(mode, at: at, source: source, key: key) else { return (nil, []) }
+        var reports: [Report] = []
+        for event in change.events {
+            reports += try handle(event, automation: automation, now: at)
+        }
+        return (change, reports)
+    }
+
+    /// Fires focus rules for every change after sequence `after` that is in
+    /// the store; a change already handled elsewhere (`trackee focus set`)
+    /// meets its keys in the ledger and fires nothing again.
+    public func catchUpFocus(after sequence: Int64, automation: Automation, now: Instant) throws -> Int64 {
+        let changes = try store.focusChanges(after: sequence)
+        for change in changes {
+            for event in change.events {
+                _ = try handle(event, automation: automation, now: now)
+            }
+        }
+        return changes.last?.sequence ?? sequence
+    }
+}
+
+extension TriggerEvent {
+    /// The rule a schedule event belongs to.
+    var ruleID: String? {
+        if case .schedule(let rule, _) = kind { return rule }
+        return nil
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Glibc
+import Logging
+import ServiceLifecycle
+import TrackeeCore
+import UnixSignals
+
+/// Fires schedules: a pass over what is due, then sleep until the next
+/// elapse, or at most a minute when nothing is due sooner. There is no
+/// polling loop; the minute bounds how long a clock change or a resume
+/// from suspend can go unnoticed. Sleeps run on the clock that counts
+/// suspend (CLOCK_BOOTTIME), so a deadline that passed while the machine
+/// slept wakes the daemon at resume.
+struct ScheduleService: Service {
+    let core: DaemonCore
+    static let longestSleep: Int64 = 60_000_000_000
+
+    func run() async throws {
+        var next = await core.pass()
+        await core.announce(next: next, ready: true)
+        while !Task.isCancelled {
+            let now = DaemonCore.nanoseconds(CLOCK_REALTIME)
+            var delay = Self.longestSleep
+            if let next { delay = min(delay, max(0, next.seconds * 1_000_000_000 - now)) }
+            let wait = delay
+            let alarm = core.alarm
+            let stopping = await cancelWhenGracefulShutdown {
+                await alarm.sleep(nanoseconds: wait)
+                return Task.isCancelled
+            }
+            if stopping { return }
+            next = await core.pass()
+            await core.announce(next: next, ready: false)
+        }
+    }
+}
+
+/// Reads JSON event lines from stdin when stdin is not a terminal. A bad
+/// line is logged with its number and skipped; the end of input (stdin is
+/// /dev/null under systemd) ends only this reader.
+struct EventLineService: Service {
+    let core: DaemonCore
+    let logger: Logger
+    let zone: Zone
+
+    func run() async throws {
+        guard isatty(0) == 0 else { return }
+        let lines = Self.lines()
+        let (core, logger, zone) = (core, logger, zone)
+        let count = await cancelWhenGracefulShutdown {
+            var number = 0
+            for await line in lines {
+                number += 1
+                do {
+                    if let event = try EventLine.parse(line, line: number, now: SystemClock.now(), zone: zone) {
+                        await core.handle(event)
+                    }
+                } catch {
+                    logger.warning("\(error); line skipped")
+                }
+            }
+            return number
+        }
+        if !Task.isCancelled {
+            logger.info("end of stdin after \(count) line\(count == 1 ? "" : "s"); schedules go on")
+        }
+    }
+
+    /// stdin's lines, read on a thread of their own (reads block).
+    static func lines() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            Thread.detachNewThread {
+                while let line = readLine(strippingNewline: true) {
+                    continuation.yield(line)
+                }
+                continuation.finish()
+            }
+        }
+    }
+}
+
+/// Reloads the rules on SIGHUP and when a rule file changes (inotify on the
+/// rule folders).
+struct ReloadService: Service {
+    let core: DaemonCore
+    let logger: Logger
+    let directories: [String]
+    /// Trapped before any service starts, so a SIGHUP right after READY
+    /// reloads instead of ending the process.
+    let hangups: UnixSignalsSequence
+
+    func run() async throws {
+        let changes = RuleFolderWatch.changes(in: directories, logger: logger)
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in hangups { await core.reloadAndAnnounce(reason: "SIGHUP") }
+                }
+                group.addTask {
+                    for await path in changes { await core.reloadAndAnnounce(reason: "\(path) changed") }
+                }
+            }
+        }
+    }
+}
+
+/// Changes to rule files, from inotify.
+enum RuleFolderWatch {
+    /// File names that matter: rule files, not editor droppings.
+    static func matters(_ name: String) -> Bool {
+        name.hasSuffix(".yaml") && !name.hasPrefix(".")
+    }
+
+    /// Yields the path of each changed rule file, a burst of events (an
+    /// editor saving) coalesced into one after 200 ms of quiet.
+    static func changes(in directories: [String], logger: Logger) -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let fd = inotify_init1(Int32(IN_CLOEXEC))
+            guard fd >= 0 else {
+                logger.warning("inotify unavailable (\(String(cString: strerror(errno)))); reload with SIGHUP")
+                continuation.finish()
+                return
+            }
+            var names: [Int32: String] = [:]
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+            for directory in directories {
+                let wd = inotify_add_watch(fd, directory, mask)
+                if wd >= 0 { names[wd] = directory } else { logger.debug("not watching \(directory): it does not exist") }
+            }
+            let watched = names
+            Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                var pending: String?
+                while true {
+                    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&poller, 1, pending == nil ? -1 : 200)
+                    if ready == 0, let path = pending {
+                        continuation.yield(path)
+                        pending = nil
+                        continue
+                    }
+                    if ready < 0 { if errno == EINTR { continue } else { break } }
+                    let n = read(fd, &buffer, buffer.count)
+                    if n <= 0 { break }
+                    var offset = 0
+                    while offset + MemoryLayout<inotify_event>.size <= n {
+                        let (wd, length, name) = buffer.withUnsafeBytes { raw -> (Int32, Int, String) in
+                            let event = raw.load(fromByteOffset: offset, as: inotify_event.self)
+                            let start = offset + MemoryLayout<inotify_event>.size
+                            let bytes = raw[start..<start + Int(event.len)].prefix { $0 != 0 }
+                            return (event.wd, Int(event.len), String(decoding: bytes, as: UTF8.self))
+                        }
+                        offset += MemoryLayout<inotify_event>.size + length
+                        if matters(name) || name == "rules.d", let directory = watched[wd] {
+                            pending = directory + "/" + name
+                        }
+                    }
+                }
+                continuation.finish()
+            }
+        }
+    }
+}
+
+/// `trackee run`: schedules, event lines and reloads as services of one
+/// group, which SIGTERM and SIGINT shut down gracefully.
+public enum Daemon {
+    public static func run(core: DaemonCore, directories: [String], zone: Zone, logger: Logger) async throws {
+        try await core.start()
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: ScheduleService(core: core)),
+                .init(service: EventLineService(core: core, logger: logger, zone: zone), successTerminationBehavior: .ignore),
+                .init(service: ReloadService(core: core, logger: logger, directories: directories, hangups: hangups),
+                      successTerminationBehavior: .ignore),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+        core.systemd.stopping()
+        logger.info("stopped")
+    }
+}

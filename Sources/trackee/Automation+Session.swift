@@ -1,0 +1,61 @@
+import ArgumentParser
+import Logging
+import TrackeeCore
+import TrackeeDaemon
+import TrackeeRules
+import TrackeeStore
+
+/// `--rules`, shared by the commands that read rule files.
+struct RulesOption: ParsableArguments {
+    @Option(name: .customLong("rules"), help: "A rule file to use instead of rules.yaml and rules.d/*.yaml; repeat for several.")
+    var paths: [String] = []
+}
+
+extension Session {
+    /// Reads and checks the rule files. Errors are positioned sentences;
+    /// the rules without errors still load.
+    func loadRules(_ paths: [String]) -> (automation: Automation, errors: [String]) {
+        let read = RuleFiles.read(RuleFiles.paths(explicit: paths, environment: environment))
+        let loaded = Automation.load(read.files)
+        return (loaded.automation, read.errors + loaded.errors.map(\.description))
+    }
+
+    /// Rules for a command that acts on them: any error stops it, since a
+    /// one-shot command has no later moment to report it (exit 78).
+    func strictRules(_ option: RulesOption) throws -> Automation {
+        let loaded = loadRules(option.paths)
+        guard loaded.errors.isEmpty else {
+            for error in loaded.errors.dropLast() { writeAll(2, "trackee: \(error)\n") }
+            throw CommandFailure.config(loaded.errors.last!)
+        }
+        return loaded.automation
+    }
+
+    /// Warnings and errors of rule actions go to stderr.
+    var logger: Logger {
+        let environment = environment
+        return Logger(label: "trackee") { StderrLogHandler(label: $0, environment: environment, level: .notice) }
+    }
+
+    func runner(_ store: Store, waitForPrograms: Bool = true, performSideEffects: Bool = true) -> Runner {
+        Runner(store: store, zone: zone, environment: environment, logger: logger,
+               waitForPrograms: waitForPrograms, performSideEffects: performSideEffects)
+    }
+
+    /// One line per firing report.
+    func describe(_ report: Runner.Report) -> String {
+        let when = zone.iso8601(report.firing.time)
+        switch report.status {
+        case .fired(let results):
+            let what = results.map { result -> String in
+                guard let entry = result.entry else { return result.outcome.rawValue }
+                return "\(result.outcome.rawValue) \(entry.project ?? "(no project)")"
+            }
+            return "fired \(report.firing.rule) at \(when)" + (what.isEmpty ? "" : ": " + what.joined(separator: ", "))
+        case .alreadyFired:
+            return "already fired \(report.firing.rule) at \(when)"
+        case .failed(let message):
+            return "failed \(report.firing.rule) at \(when): \(message)"
+        }
+    }
+}

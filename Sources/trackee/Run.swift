@@ -1,0 +1,57 @@
+import ArgumentParser
+import Dispatch
+import Logging
+import TrackeeCore
+import TrackeeDaemon
+
+extension Trackee {
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Run the rules: fire schedules, read event lines on stdin, reload on change.",
+            discussion: """
+                Meant as a systemd user service (Type=notify; see recipes/systemd/trackee.service). \
+                It sleeps until the next schedule elapse, at most a minute; reads JSON event \
+                lines from stdin when stdin is not a terminal; reloads the rules on SIGHUP and \
+                when a rule file changes; and stops gracefully on SIGTERM or SIGINT.
+                """)
+
+        @OptionGroup var common: CommonOptions
+        @OptionGroup var rules: RulesOption
+
+        @Flag(help: "Log every firing decision, not only what fires.")
+        var verbose = false
+
+        func run() throws {
+            try Session.run(common) { session in
+                let environment = session.environment
+                let level: Logger.Level = verbose ? .debug : .info
+                LoggingSystem.bootstrap { StderrLogHandler(label: $0, environment: environment, level: level) }
+                let logger = Logger(label: "trackee run")
+                let store = try session.openStore()
+                let runner = Runner(store: store, zone: session.zone, environment: environment, logger: logger,
+                                    waitForPrograms: false)
+                let core = DaemonCore(runner: runner, ruleFiles: rules.paths, systemd: SystemdNotifier(environment: environment))
+                let directories = RuleFiles.watchedDirectories(explicit: rules.paths, environment: environment)
+                let outcome = Outcome()
+                let done = DispatchSemaphore(value: 0)
+                let zone = session.zone
+                Task {
+                    do {
+                        try await Daemon.run(core: core, directories: directories, zone: zone, logger: logger)
+                    } catch {
+                        outcome.failure = "\(error)"
+                    }
+                    done.signal()
+                }
+                done.wait()
+                if let failure = outcome.failure { throw CommandFailure(message: failure, status: 1) }
+            }
+        }
+
+        /// How the daemon ended, handed from its task to the command.
+        final class Outcome: @unchecked Sendable {
+            var failure: String?
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import TrackeeCore
+import TrackeeDaemon
+import TrackeeRules
+import TrackeeStore
+
+extension Trackee {
+    struct Simulate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "simulate",
+            abstract: "Dry-run the rules over a window of simulated time on a throwaway store.",
+            discussion: """
+                Plays every schedule occurrence from --from to --to, and the timed events of \
+                --events (JSON lines like trackee run reads, each with a "time"), in time order, \
+                as if each were noticed on time. Prints every firing with its intents and what \
+                notify and run actions would do (nothing is shown or run), then the resulting \
+                timesheet. The real store is never opened.
+                """)
+
+        @OptionGroup var common: CommonOptions
+        @OptionGroup var rules: RulesOption
+
+        @Option(parsing: .unconditional, help: "Start of the simulated window; see TIME FORMATS.")
+        var from: String
+
+        @Option(parsing: .unconditional, help: "End of the simulated window.")
+        var to: String
+
+        @Option(help: "A JSON-lines file of timed events, e.g. {\"time\":\"2026-11-23 10:00\",\"type\":\"focus\",\"mode\":\"deep\"}.")
+        var events: String?
+
+        func run() throws {
+            try Session.run(common) { session in
+                let automation = try session.strictRules(rules)
+                let start = try session.time(from, option: "--from")
+                let end = try session.time(to, option: "--to")
+                guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
+                let timeline = try (automation.occurrences(after: start - 1, through: end, zone: session.zone).map(Step.trigger)
+                    + readEvents(session, from: start, to: end)).enumerated()
+                    .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+                    .map(\.element)
+
+                let scratch = try Scratch()
+                defer { scratch.remove() }
+                let store = try Store(path: scratch.path + "/simulation.sqlite3")
+                let runner = session.runner(store, performSideEffects: false)
+                let count = automation.ruleSet.rules.filter(\.enabled).count
+                session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
+                                 + "\(count) rule\(count == 1 ? "" : "s"), \(timeline.count) event\(timeline.count == 1 ? "" : "s")")
+                for step in timeline {
+                    let reports: [Runner.Report]
+                    switch step {
+                    case .trigger(let event):
+                        reports = try runner.handle(event, automation: automation, now: event.time)
+                    case .focus(let mode, let state, let at):
+                        let current = try store.focus().mode
+                        if state == .off && current?.lowercased() != mode.lowercased() { continue }
+                        reports = try runner.setFocus(state == .on ? mode : nil, automation: automation, at: at, source: "simulate").1
+                    }
+                    for report in reports { print(report, session) }
+                }
+                try printTimesheet(store, from: start, to: end, session)
+            }
+        }
+
+        /// Something that happens in the simulated window.
+        enum Step {
+            case trigger(TriggerEvent)
+            case focus(mode: String, state: FocusState, at: Instant)
+
+            var time: Instant {
+                switch self {
+                case .trigger(let event): event.time
+                case .focus(_, _, let at): at
+                }
+            }
+        }
+
+        private func readEvents(_ session: Session, from: Instant, to: Instant) throws -> [Step] {
+            guard let path = events else { return [] }
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw CommandFailure.usage("--events: cannot read \(path)")
+            }
+            var steps: [Step] = []
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let event: EventLine?
+                do {
+                    event = try EventLine.parse(line, line: index + 1, now: session.now, zone: session.zone)
+                } catch {
+                    throw CommandFailure.usage("\(path): line \(error.line): \(error.message)")
+                }
+                guard case .focus(let mode, let state, let time)? = event else { continue }
+                guard let time else { throw CommandFailure.usage("\(path): line \(index + 1): \"time\" is required in a simulation") }
+                if time >= from && time <= to { steps.append(.focus(mode: mode, state: state, at: time)) }
+            }
+            return steps
+        }
+
+        private func print(_ report: Runner.Report, _ session: Session) {
+            let when = session.zone.iso8601(report.firing.time)
+            guard case .fired(let all) = report.status else {
+                session.out.line("\(when)  \(report.firing.rule)  \(session.describe(report))")
+                return
+            }
+            var results = all[...]
+            for action in report.firing.actions {
+                switch action {
+                case .intent:
+                    guard let result = results.popFirst() else { continue }
+                    let what = result.entry.map { session.label($0) } ?? "nothing running"
+                    session.out.line("\(when)  \(report.firing.rule)  \(result.outcome.rawValue) \(what)")
+                case .notify(let title, let body):
+                    session.out.line("\(when)  \(report.firing.rule)  would notify: \(title)" + (body.map { ": \($0)" } ?? ""))
+                case .run(let argv, _):
+                    session.out.line("\(when)  \(report.firing.rule)  would run: \(argv.map(Self.quoted).joined(separator: " "))")
+                }
+            }
+        }
+
+        /// An argv element as a person would type it, for display only.
+        static func quoted(_ s: String) -> String {
+            s.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0) } && !s.isEmpty
+                ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+
+        private func printTimesheet(_ store: Store, from: Instant, to: Instant, _ session: Session) throws {
+            let entries = try store.log(limit: 10_000).reversed()
+            session.out.line("")
+            session.out.line(session.out.bold("timesheet"))
+            if entries.isEmpty { session.out.line("  no entries") }
+            for e in entries {
+                let end = e.end.map { session.zone.iso8601($0) } ?? "(running at the end)"
+                let seconds = (e.end ?? to) - e.start
+                session.out.line("  \(session.zone.iso8601(e.start)) – \(end)  \(session.duration(seconds).leftPadded(6))  \(session.label(e))")
+            }
+            let lines = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
+            let total = lines.reduce(0) { $0 + $1.seconds }
+            for line in lines {
+                let name = (line.name ?? "(no project)") + (line.client.map { " (\($0))" } ?? "")
+                session.out.line("  total \(name): \(session.duration(line.seconds))")
+            }
+            session.out.line("  total: \(session.duration(total))")
+        }
+    }
+}
+
+/// A temporary directory, removed by `remove()`.
+struct Scratch {
+    let path: String
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/trackee-simulate-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CommandFailure(message: "cannot create a temporary directory for the simulation", status: 1)
+        }
+        path = String(cString: made)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import TrackeeCore
+import TrackeeDaemon
+
+extension Trackee {
+    struct Tick: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tick",
+            abstract: "Fire every schedule occurrence due since the last tick (for cron and systemd timers).",
+            discussion: """
+                Looks at the schedule from the stored watermark up to now, fires what fell \
+                due under each rule's catch-up policy, and moves the watermark. The first \
+                tick only sets the watermark. An occurrence fires once, however often tick \
+                runs and whether or not trackee run is running too.
+                """)
+
+        @OptionGroup var common: CommonOptions
+        @OptionGroup var rules: RulesOption
+
+        @Option(parsing: .unconditional, help: "Evaluate as if it were this time (default now); see TIME FORMATS.")
+        var now: String?
+
+        struct View: Encodable {
+            var from: String?
+            var to: String
+            var fired: [FiringView]
+            var skipped: [SkippedView]
+        }
+
+        struct SkippedView: Encodable {
+            var rule: String
+            var time: String
+            var reason: String
+        }
+
+        func run() throws {
+            try Session.run(common) { session in
+                let automation = try session.strictRules(rules)
+                let now = try self.now.map { try session.time($0, option: "--now") } ?? session.now
+                let store = try session.openStore()
+                let report = try session.runner(store).tick(automation, now: now)
+                if session.out.json {
+                    session.out.emit(View(
+                        from: report.from.map(session.zone.iso8601), to: session.zone.iso8601(report.to),
+                        fired: report.reports.map { FiringView($0, session: session) },
+                        skipped: report.skipped.map {
+                            SkippedView(rule: $0.event.ruleName, time: session.zone.iso8601($0.event.time), reason: "\($0.reason)")
+                        }))
+                    return
+                }
+                guard let from = report.from else {
+                    session.out.line("first tick: watermark set to \(session.zone.iso8601(now)); nothing before it fires")
+                    return
+                }
+                for (event, reason) in report.skipped {
+                    session.out.line("skipped \(event.ruleName) at \(session.zone.iso8601(event.time)): \(reason)")
+                }
+                for r in report.reports { session.out.line(session.describe(r)) }
+                if report.reports.isEmpty && report.skipped.isEmpty {
+                    session.out.line("nothing due from \(session.zone.iso8601(from)) to \(session.zone.iso8601(now))")
+                }
+            }
+        }
+    }
+}
+
+/// A firing as JSON.
+struct FiringView: Encodable {
+    var rule: String
+    var key: String
+    var time: String
+    var status: String
+    var outcomes: [String]
+    var error: String?
+
+    init(_ report: Runner.Report, session: Session) {
+        rule = report.firing.rule
+        key = report.firing.key
+        time = session.zone.iso8601(report.firing.time)
+        switch report.status {
+        case .fired(let results):
+            status = "fired"
+            outcomes = results.map(\.outcome.rawValue)
+        case .alreadyFired:
+            status = "already_fired"
+            outcomes = []
+        case .failed(let message):
+            status = "failed"
+            outcomes = []
+            error = message
+        }
+    }
+}
+
+extension TriggerEvent {
+    /// The rule a schedule event belongs to, for reports.
+    var ruleName: String {
+        if case .schedule(let rule, _) = kind { return rule }
+        return kindName
+    }
+}

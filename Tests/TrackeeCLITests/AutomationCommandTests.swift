@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+
+/// The one-shot automation commands against the built binary: rules
+/// check and next, tick, focus and simulate.
+@Suite struct AutomationCommandTests {
+    static let rules = """
+        rules:
+          - id: office-hours
+            name: Office hours
+            when:
+              - at: "Mon..Fri 09:00"
+            do:
+              - start: {project: Office, client: Acme}
+          - id: evening
+            when: {at: "Mon..Fri 17:30"}
+            if: {timer: running}
+            do:
+              - stop:
+              - notify: {title: Stopped, body: "{{trigger.time}}"}
+          - id: deep
+            when: {focus: deep}
+            do:
+              - start: {project: Deep work}
+          - id: deep-off
+            when: {focus: deep, state: off}
+            do:
+              - stop:
+        """
+
+    /// A sandbox on Friday 2026-11-20 at noon, Prague time, with the rules
+    /// above in rules.yaml.
+    func sandbox(now: String = "2026-11-20 12:00") throws -> Sandbox {
+        let t = try Sandbox(now: now)
+        try FileManager.default.createDirectory(atPath: t.path("config/trackee"), withIntermediateDirectories: true)
+        try Self.rules.write(toFile: t.path("config/trackee/rules.yaml"), atomically: true, encoding: .utf8)
+        return t
+    }
+
+    @Test func rulesCheckListsEachRuleWithItsNextFirings() throws {
+        let t = try sandbox()
+        let r = try t.run("rules", "check")
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(r.lines == [
+            #"rule "office-hours" (Office hours)"#,
+            "  at Mon..Fri 09:00: 2026-11-23T09:00:00+01:00, 2026-11-24T09:00:00+01:00, 2026-11-25T09:00:00+01:00",
+            #"rule "evening""#,
+            "  at Mon..Fri 17:30: 2026-11-20T17:30:00+01:00, 2026-11-23T17:30:00+01:00, 2026-11-24T17:30:00+01:00",
+            #"rule "deep""#,
+            "  focus deep on",
+            #"rule "deep-off""#,
+            "  focus deep off",
+            "4 rules, no errors",
+        ])
+    }
+
+    @Test func rulesCheckPrintsEveryPositionedErrorAndExits78() throws {
+        let t = try sandbox()
+        try """
+            rules:
+              - id: lunch
+                when: {at: "Mon..Fry 12:00"}
+                do: [{stop: }]
+              - id: typo
+                when: {focus: w}
+                do:
+                  - start: {projet: A}
+            """.write(toFile: t.path("bad.yaml"), atomically: true, encoding: .utf8)
+        let r = try t.run("rules", "check", "bad.yaml")
+        #expect(r.status == 78)
+        #expect(r.stdout == "")
+        #expect(r.stderr == """
+            trackee: bad.yaml:3:16: rule "lunch": when.at: invalid calendar expression "Mon..Fry 12:00": unknown weekday "Fry"
+            trackee: bad.yaml:8:17: rule "typo": do[0].start.projet: unknown key "projet"; did you mean "project"?
+            trackee: no rules, 2 errors
+
+            """)
+        let missing = try t.run("rules", "check", "nowhere.yaml")
+        #expect(missing.status == 78)
+        #expect(missing.stderr == "trackee: nowhere.yaml: no such rule file\ntrackee: no rules, 1 error\n")
+    }
+
+    @Test func rulesNextMergesAllRulesInTimeOrder() throws {
+        let t = try sandbox()
+        let r = try t.run("rules", "next", "--count", "3")
+        #expect(r.lines == [
+            "2026-11-20T17:30:00+01:00  evening  Mon..Fri 17:30",
+            "2026-11-23T09:00:00+01:00  office-hours  Mon..Fri 09:00",
+            "2026-11-23T17:30:00+01:00  evening  Mon..Fri 17:30",
+        ])
+        let json = try t.run("rules", "next", "--count", "1", "--from", "2026-11-23 10:00", "--json").json()
+        #expect(json == .array([.object([
+            "time": .string("2026-11-23T17:30:00+01:00"), "rule": .string("evening"), "expression": .string("Mon..Fri 17:30"),
+        ])]))
+    }
+
+    @Test func tickFiresWhatFellDueOnceAndAtItsOwnTime() throws {
+        let t = try sandbox()
+        #expect(try t.run("tick", now: "2026-11-23 08:58").lines
+            == ["first tick: watermark set to 2026-11-23T08:58:00+01:00; nothing before it fires"])
+        // Noticed at 09:00:40, within the minute: on time.
+        #expect(try t.run("tick", now: "2026-11-23 09:00:40").lines
+            == ["fired office-hours at 2026-11-23T09:00:00+01:00: started Office"])
+        #expect(try t.run("tick", now: "2026-11-23 09:05").lines
+            == ["nothing due from 2026-11-23T09:00:40+01:00 to 2026-11-23T09:05:00+01:00"])
+        // The evening stop, noticed four minutes late: it catches up once,
+        // and the entry ends at 17:30, not 17:34.
+        let evening = try t.run("tick", now: "2026-11-23 17:34")
+        #expect(evening.lines == ["fired evening at 2026-11-23T17:30:00+01:00: stopped Office"])
+        #expect(evening.stderr.contains("notify (no session bus): Stopped: 2026-11-23T17:30:00+01:00"))
+        let log = try t.run("log", "--json", now: "2026-11-23 18:00").json()
+        let entries = log["days"][0]["entries"]
+        #expect(entries.elements.count == 1)
+        #expect(entries[0]["start"] == .string("2026-11-23T09:00:00+01:00"))
+        #expect(entries[0]["end"] == .string("2026-11-23T17:30:00+01:00"))
+        #expect(entries[0]["source"] == .string("rule:office-hours"))
+    }
+
+    @Test func aTickAfterLongDowntimeFiresNothingPastMaxLate() throws {
+        let t = try sandbox()
+        _ = try t.run("tick", now: "2026-11-23 08:00")
+        // Opened again at 11:00: 09:00 is two hours late (max_late 10m).
+        #expect(try t.run("tick", now: "2026-11-23 11:00").lines
+            == ["nothing due from 2026-11-23T08:00:00+01:00 to 2026-11-23T11:00:00+01:00"])
+        #expect(try t.run("status", "--json", now: "2026-11-23 11:00").json()["running"] == .absent)
+    }
+
+    @Test func tickAsJSON() throws {
+        let t = try sandbox()
+        _ = try t.run("tick", now: "2026-11-23 08:58")
+        let json = try t.run("tick", "--json", now: "2026-11-23 09:00:10").json()
+        #expect(json == .object([
+            "from": .string("2026-11-23T08:58:00+01:00"), "to": .string("2026-11-23T09:00:10+01:00"),
+            "fired": .array([.object([
+                "rule": .string("office-hours"), "key": .string("office-hours@at:1795420800"),
+                "time": .string("2026-11-23T09:00:00+01:00"), "status": .string("fired"),
+                "outcomes": .array([.string("started")]),
+            ])]),
+            "skipped": .array([]),
+        ]))
+    }
+
+    @Test func focusSetFiresItsRulesOnceAndClearFiresTheOffRules() throws {
+        let t = try sandbox()
+        #expect(try t.run("focus").lines == ["no focus mode on"])
+        #expect(try t.run("focus", "set", "deep", now: "2026-11-20 10:00").lines
+            == ["focus deep on", "fired deep at 2026-11-20T10:00:00+01:00: started Deep work"])
+        #expect(try t.run("focus", "set", "DEEP", now: "2026-11-20 10:30").lines == ["unchanged: focus DEEP is already on"])
+        #expect(try t.run("focus", "show", now: "2026-11-20 10:45").lines == ["focus deep since 10:00"])
+        #expect(try t.run("focus", "clear", now: "2026-11-20 11:00").lines
+            == ["focus deep off", "fired deep-off at 2026-11-20T11:00:00+01:00: stopped Deep work"])
+        #expect(try t.run("focus", "clear", now: "2026-11-20 11:05").lines == ["unchanged: no focus mode was on"])
+        let focus = try t.run("focus", "--json", now: "2026-11-20 11:10").json()
+        #expect(focus == .object(["sequence": .number(2), "changed": .string("2026-11-20T11:00:00+01:00")]))
+    }
+
+    @Test func focusSetRefusesRulesWithErrors() throws {
+        let t = try sandbox()
+        try "rules:\n  - id: x\n    when: {focus: a, state: maybe}\n    do: [{stop: }]\n"
+            .write(toFile: t.path("config/trackee/rules.d.yaml"), atomically: true, encoding: .utf8)
+        let r = try t.run("focus", "set", "a", "--rules", t.path("config/trackee/rules.d.yaml"))
+        #expect(r.status == 78)
+        #expect(r.stderr.hasPrefix("trackee: \(t.path("config/trackee/rules.d.yaml")):3:29: rule \"x\": when.state:"))
+        #expect(try t.run("focus").lines == ["no focus mode on"])
+    }
+
+    /// A focus mode named with shell syntax reaches a run action as one
+    /// literal argument, and nothing else runs.
+    @Test func triggerTextNeverReachesAShell() throws {
+        let t = try sandbox()
+        let record = t.path("record.sh")
+        try """
+            #!/bin/sh
+            for a in "$@"; do printf '[%s]\\n' "$a"; done > "\(t.path("argv"))"
+            printf '%s\\n' "$TRACKEE_TRIGGER_MODE" >> "\(t.path("argv"))"
+            """.write(toFile: record, atomically: true, encoding: .utf8)
+        chmod(record, 0o755)
+        try """
+            rules:
+              - id: any-focus
+                when: {focus: "$(touch \(t.path("pwned"))); rm -rf \(t.path("home"))"}
+                do:
+                  - run: ["\(record)", "mode={{trigger.mode}}", "{{trigger.rule}}"]
+            """.write(toFile: t.path("hostile.yaml"), atomically: true, encoding: .utf8)
+        let mode = "$(touch \(t.path("pwned"))); rm -rf \(t.path("home"))"
+        let r = try t.run("focus", "set", mode, "--rules", t.path("hostile.yaml"))
+        #expect(r.status == 0)
+        #expect(try String(contentsOfFile: t.path("argv"), encoding: .utf8) == "[mode=\(mode)]\n[any-focus]\n\(mode)\n")
+        #expect(!FileManager.default.fileExists(atPath: t.path("pwned")))
+        #expect(FileManager.default.fileExists(atPath: t.path("home")))
+    }
+
+    @Test func simulatePlaysADayWithoutTouchingTheStore() throws {
+        let t = try sandbox()
+        try """
+            {"time":"2026-11-23 10:00","type":"focus","mode":"deep"}
+            {"time":"2026-11-23 11:30","type":"focus","mode":"deep","state":"off"}
+            """.write(toFile: t.path("day.jsonl"), atomically: true, encoding: .utf8)
+        let r = try t.run("simulate", "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00", "--events", "day.jsonl")
+        #expect(r.status == 0)
+        #expect(r.lines == [
+            "simulating 2026-11-23T00:00:00+01:00 – 2026-11-24T00:00:00+01:00, 4 rules, 4 events",
+            "2026-11-23T09:00:00+01:00  office-hours  started Office (Acme)",
+            "2026-11-23T10:00:00+01:00  deep  switched Deep work",
+            "2026-11-23T11:30:00+01:00  deep-off  stopped Deep work",
+            "",
+            "timesheet",
+            "  2026-11-23T09:00:00+01:00 – 2026-11-23T10:00:00+01:00    1:00  Office (Acme)",
+            "  2026-11-23T10:00:00+01:00 – 2026-11-23T11:30:00+01:00    1:30  Deep work",
+            "  total Deep work: 1:30",
+            "  total Office (Acme): 1:00",
+            "  total: 2:30",
+        ])
+        #expect(t.listing(t.path("store")) == [])
+    }
+
+    @Test func simulateNeedsATimeOnEveryEvent() throws {
+        let t = try sandbox()
+        try #"{"type":"focus","mode":"deep"}"#.write(toFile: t.path("day.jsonl"), atomically: true, encoding: .utf8)
+        let r = try t.run("simulate", "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00", "--events", "day.jsonl")
+        #expect(r.status == 64)
+        #expect(r.stderr == "trackee: day.jsonl: line 1: \"time\" is required in a simulation\n")
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import GRDB
+import Glibc
+import Testing
+
+/// `trackee run` as a real process in real time: schedules, event lines,
+/// reloads, signals, systemd's notify protocol, and exactly-once firing
+/// across SIGKILL and beside `trackee tick`.
+@Suite(.serialized) struct DaemonTests {
+    /// Waits up to `seconds` for `condition`, checking every 50 ms.
+    func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    /// A sandbox whose commands use the real clock, as the daemon does.
+    func sandbox(rules: String) throws -> Sandbox {
+        let t = try Sandbox()
+        t.now = ""
+        try FileManager.default.createDirectory(atPath: t.path("config/trackee"), withIntermediateDirectories: true)
+        try rules.write(toFile: t.path("config/trackee/rules.yaml"), atomically: true, encoding: .utf8)
+        return t
+    }
+
+    /// Rows of the store, read with SQLite directly.
+    func rows(_ t: Sandbox, _ sql: String) throws -> [Row] {
+        try DatabaseQueue(path: t.storePath).read { try Row.fetchAll($0, sql: sql) }
+    }
+
+    func firingCount(_ t: Sandbox) throws -> Int {
+        guard FileManager.default.fileExists(atPath: t.storePath) else { return 0 }
+        return try rows(t, "SELECT count(*) FROM rule_firing")[0][0]
+    }
+
+    static let everySecond = """
+        rules:
+          - id: tick
+            when: {at: "*:*:*"}
+            do:
+              - start: {project: "P{{trigger.time}}"}
+        """
+
+    @Test func schedulesFireAtTheirInstantAndSIGTERMStopsCleanly() throws {
+        let t = try sandbox(rules: Self.everySecond)
+        let daemon = try t.launch(["run"])
+        #expect(try eventually { try firingCount(t) >= 3 })
+        daemon.signal(SIGTERM)
+        let r = try daemon.wait()
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("trackee run: info: loaded 1 rule from 1 file\n"))
+        #expect(r.stderr.hasSuffix("trackee run: info: stopped\n"))
+        // Each firing started its entry at its own second.
+        for row in try rows(t, "SELECT r.occurred, e.start, e.source FROM rule_firing r JOIN entry e ON e.start = r.occurred") {
+            #expect(row[0] as Int64 == row[1] as Int64)
+            #expect(row[2] as String == "rule:tick")
+        }
+        #expect(try rows(t, "SELECT count(*) FROM entry")[0][0] as Int == (try firingCount(t)))
+    }
+
+    /// The daemon is killed with SIGKILL halfway through a stream of timed
+    /// focus events, restarted, and given the whole stream again: each
+    /// change fires once.
+    @Test func aStreamReplayedAfterSIGKILLFiresNothingTwice() throws {
+        let t = try sandbox(rules: """
+            rules:
+              - id: work
+                when: {focus: work}
+                do: [{start: {project: Work}}]
+              - id: meeting
+                when: {focus: meeting}
+                do: [{start: {project: Meeting}}]
+            """)
+        // Twenty changes, a minute apart, in the past.
+        let base = Int(Date().timeIntervalSince1970) - 3600
+        let lines = (0..<20).map { i in
+            #"{"type":"focus","mode":"\#(i % 2 == 0 ? "work" : "meeting")","time":\#(base + i * 60)}"#
+        }
+        let first = Pipe()
+        let daemon = try t.launch(["run"], input: first)
+        for line in lines.prefix(10) { first.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+        #expect(try eventually { try firingCount(t) == 10 })
+        daemon.signal(SIGKILL)
+        _ = try daemon.wait()
+
+        let second = Pipe()
+        let again = try t.launch(["run"], input: second)
+        for line in lines { second.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+        try second.fileHandleForWriting.close()
+        #expect(try eventually { again.stderrSoFar.contains("end of stdin after 20 lines") })
+        again.signal(SIGTERM)
+        #expect(try again.wait().status == 0)
+
+        #expect(try firingCount(t) == 20)
+        #expect(try rows(t, "SELECT count(*) FROM focus_change")[0][0] as Int == 20)
+        let entries = try rows(t, "SELECT start FROM entry ORDER BY start").map { $0[0] as Int64 }
+        #expect(entries == (0..<20).map { Int64(base + $0 * 60) })
+    }
+
+    @Test func aBadLineIsLoggedWithItsNumberAndSkipped() throws {
+        let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
+        let input = Pipe()
+        let daemon = try t.launch(["run"], input: input)
+        input.fileHandleForWriting.write(Data("{\"type\":\"focus\"}\nnot json\n{\"type\":\"focus\",\"mode\":\"work\"}\n".utf8))
+        try input.fileHandleForWriting.close()
+        #expect(try eventually { try firingCount(t) == 1 })
+        #expect(try eventually { daemon.stderrSoFar.contains("end of stdin after 3 lines; schedules go on") })
+        daemon.signal(SIGTERM)
+        let r = try daemon.wait()
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("trackee run: warning: stdin line 1: \"mode\" is missing or blank; line skipped\n"))
+        #expect(r.stderr.contains("trackee run: warning: stdin line 2: not a JSON object; line skipped\n"))
+    }
+
+    /// A rule file edited while the daemon runs is reloaded; a rule with
+    /// an error is reported with its position and left out, the others
+    /// run.
+    @Test func aChangedRuleFileIsReloadedAndABadRuleDisabled() throws {
+        let t = try sandbox(rules: "rules: []\n")
+        let daemon = try t.launch(["run"])
+        #expect(try eventually { daemon.stderrSoFar.contains("loaded 0 rules from 1 file") })
+        try """
+            rules:
+              - id: broken
+                when: {at: "Mon..Fry 9:00"}
+                do: [{stop: }]
+              - id: tick
+                when: {at: "*:*:*"}
+                do: [{start: {project: "P{{trigger.time}}"}}]
+            """.write(toFile: t.path("config/trackee/rules.yaml"), atomically: true, encoding: .utf8)
+        #expect(try eventually { try firingCount(t) >= 2 })
+        daemon.signal(SIGTERM)
+        let r = try daemon.wait()
+        let file = t.path("config/trackee/rules.yaml")
+        #expect(r.stderr.contains("trackee run: info: reloading rules: \(file) changed\n"))
+        #expect(r.stderr.contains("""
+            trackee run: error: \(file):3:16: rule "broken": when.at: invalid calendar expression "Mon..Fry 9:00": unknown weekday "Fry"; the rule is disabled
+
+            """))
+        #expect(r.stderr.contains("trackee run: info: loaded 1 rule from 1 file\n"))
+        #expect(try rows(t, "SELECT DISTINCT rule FROM rule_firing").map { $0[0] as String } == ["tick"])
+    }
+
+    @Test func systemdHearsReadyReloadingAndStopping() throws {
+        let socket = try NotifySocket()
+        let t = try sandbox(rules: "rules: []\n")
+        let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.path, "JOURNAL_STREAM": "8:1234"])
+        #expect(socket.receive() == "READY=1\nSTATUS=0 rules; no schedule firing ahead")
+        daemon.signal(SIGHUP)
+        let reloading = try #require(socket.receive())
+        #expect(reloading.hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
+        #expect(socket.receive() == "READY=1\nSTATUS=0 rules; no schedule firing ahead")
+        daemon.signal(SIGTERM)
+        // The reload re-arms the schedule, which may report its status
+        // once more before the stop.
+        var messages: [String] = []
+        while let message = socket.receive() {
+            messages.append(message)
+            if message == "STOPPING=1" { break }
+        }
+        #expect(messages.last == "STOPPING=1")
+        #expect(messages.dropLast().allSatisfy { $0 == "STATUS=0 rules; no schedule firing ahead" })
+        let r = try daemon.wait()
+        #expect(r.status == 0, "\(r.stderr)")
+        // Under the journal every line carries its syslog priority.
+        #expect(r.stderr.contains("<6>reloading rules: SIGHUP\n"))
+        #expect(r.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("<") })
+    }
+
+    /// `trackee tick` run again and again beside the daemon: every second
+    /// fires once between them.
+    @Test func tickBesideRunFiresEachOccurrenceOnce() throws {
+        let t = try sandbox(rules: Self.everySecond)
+        _ = try t.run("tick")
+        let daemon = try t.launch(["run"])
+        let end = Date().addingTimeInterval(4)
+        var ticks = 0
+        while Date() < end {
+            #expect(try t.run("tick").status == 0)
+            ticks += 1
+        }
+        daemon.signal(SIGTERM)
+        #expect(try daemon.wait().status == 0)
+        #expect(ticks > 3)
+        let occurred = try rows(t, "SELECT occurred FROM rule_firing ORDER BY occurred").map { $0[0] as Int64 }
+        #expect(occurred.count >= 4)
+        #expect(Set(occurred).count == occurred.count)
+        #expect(try rows(t, "SELECT count(*) FROM entry")[0][0] as Int == occurred.count)
+        // Consecutive seconds, none missing between the first and last.
+        #expect(occurred.last! - occurred.first! == Int64(occurred.count - 1))
+    }
+}
+
+/// A datagram socket standing in for systemd's notify socket.
+final class NotifySocket {
+    let fd: Int32
+    let path: String
+
+    init() throws {
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        path = FileManager.default.temporaryDirectory.path + "/trackee-notify-\(UUID().uuidString.prefix(8))"
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func receive() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n < 0 ? nil : String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+}
