@@ -26,14 +26,20 @@ test: deps
 
 bench: build
 	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 valgrind binutils
+	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
+	@echo "== rules engine and daemon"
+	@.build/release/trackee-bench-rules | tee bench/out/rules.txt
+	@bench/daemon.sh $(BIN) | tee bench/out/daemon.md
 
 install: build
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/trackee
 	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
+	install -D -m 0644 man/trackee-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/trackee $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/trackee $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 
 clean:
 	rm -rf .build

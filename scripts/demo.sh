@@ -28,3 +28,17 @@ now="2026-11-20 11:20"; step summary --week
 now="2026-11-20 11:20"; step summary --week --by client
 now="2026-11-20 11:20"; step export --format toggl --email ana@example.com
 now="2026-11-20 11:20"; step export --format clockify --email ana@example.com
+
+# Automations: every recipe in recipes/rules played over a sample Monday,
+# with a morning of deep work and a meeting, on a throwaway store of its own.
+recipes=$(cd "$(dirname "$0")/../recipes/rules" && pwd)
+cat > "$dir/monday.jsonl" <<'JSONL'
+{"time":"2026-11-23 10:00","type":"focus","mode":"deep"}
+{"time":"2026-11-23 11:30","type":"focus","mode":"meeting"}
+{"time":"2026-11-23 12:10","type":"focus","mode":"meeting","state":"off"}
+JSONL
+set --
+for file in "$recipes"/*.yaml; do set -- "$@" --rules "$file"; done
+now="2026-11-20 11:20"
+printf '\n$ trackee simulate --rules recipes/rules/*.yaml --from "2026-11-23 00:00" --to "2026-11-24 00:00" --events monday.jsonl\n'
+TRACKEE_NOW="$now" "$bin" simulate "$@" --from "2026-11-23 00:00" --to "2026-11-24 00:00" --events "$dir/monday.jsonl"

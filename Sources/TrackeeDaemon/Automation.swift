@@ -107,14 +107,15 @@ public struct Automation: Sendable {
     /// Schedule occurrences in `(after, through]`, noticed at `now`, sorted
     /// into those that fire and those each rule's catch-up policy skips. A
     /// rule whose two expressions elapse at the same instant fires once.
-    /// Occurrences too old to fire under any policy (more than `max_late`
-    /// before `now`) are not looked at, so a long downtime costs nothing.
+    /// Occurrences too old to fire (more than `max_late` before `now`) are
+    /// reported only for the day before that limit, so a long downtime
+    /// costs little.
     public func window(after: Instant, through: Instant, now: Instant, zone: Zone) -> Window {
         var events: [(TriggerEvent, Int)] = []
         var skipped: [(event: TriggerEvent, reason: CatchUp.Skip)] = []
         for (order, schedule) in schedules.enumerated() {
             let policy = CatchUp(schedule.rule)
-            let start = max(after, now - max(policy.maxLate, CatchUp.grace))
+            let start = max(after, now - max(policy.maxLate, CatchUp.grace) - 86_400)
             let times = schedule.times(after: start, through: through, zone: zone)
             let sorted = policy.sort(Array(times.keys), now: now)
             func event(_ time: Instant) -> TriggerEvent {

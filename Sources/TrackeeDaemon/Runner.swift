@@ -86,10 +86,13 @@ public struct Runner: Sendable {
             return Report(firing: firing, status: .failed("\(error)"))
         }
         let outcomes = results.map { $0.outcome.rawValue }.joined(separator: ", ")
-        // From the occurrence's instant to its intents committed.
-        let latency = Double(DaemonCore.nanoseconds(CLOCK_REALTIME) - firing.time.seconds * 1_000_000_000) / 1e6
-        log.info("fired \(firing.description)\(outcomes.isEmpty ? "" : ": " + outcomes)",
-                 metadata: ["latency_ms": "\((latency * 10).rounded() / 10)"])
+        var metadata: Logger.Metadata = [:]
+        if firing.key.contains("@at:") {
+            // From the scheduled instant to its intents committed.
+            let latency = Double(DaemonCore.nanoseconds(CLOCK_REALTIME) - firing.time.seconds * 1_000_000_000) / 1e6
+            metadata["latency_ms"] = "\((latency * 10).rounded() / 10)"
+        }
+        log.info("fired \(firing.description)\(outcomes.isEmpty ? "" : ": " + outcomes)", metadata: metadata)
         for action in firing.actions {
             switch action {
             case .intent: break
@@ -151,6 +154,9 @@ public struct Runner: Sendable {
         public var to: Instant
         public var reports: [Report]
         public var skipped: [(event: TriggerEvent, reason: CatchUp.Skip)]
+        /// Occurrences that fired no rule: its conditions did not hold, or
+        /// it was cooling down.
+        public var quiet: [TriggerEvent]
     }
 
     /// Fires every schedule occurrence since the stored watermark, up to
@@ -159,18 +165,24 @@ public struct Runner: Sendable {
     public func tick(_ automation: Automation, now: Instant) throws -> TickReport {
         guard let from = try store.watermark(Runner.scheduleWatermark) else {
             try store.advanceWatermark(Runner.scheduleWatermark, to: now)
-            return TickReport(from: nil, to: now, reports: [], skipped: [])
+            return TickReport(from: nil, to: now, reports: [], skipped: [], quiet: [])
         }
         let window = automation.window(after: from, through: now, now: now, zone: zone)
         for (event, reason) in window.skipped {
             logger.info("skipped \(event.kindName) of rule \(event.ruleID ?? "?") at \(zone.iso8601(event.time)): \(reason)")
         }
         var reports: [Report] = []
+        var quiet: [TriggerEvent] = []
         for event in window.events {
-            reports += try handle(event, automation: automation, now: now)
+            let handled = try handle(event, automation: automation, now: now)
+            if handled.isEmpty {
+                quiet.append(event)
+                logger.debug("not fired: \(event.kindName) of rule \(event.ruleID ?? "?") at \(zone.iso8601(event.time)): conditions not met or cooling down")
+            }
+            reports += handled
         }
         try store.advanceWatermark(Runner.scheduleWatermark, to: now)
-        return TickReport(from: from, to: now, reports: reports, skipped: window.skipped)
+        return TickReport(from: from, to: now, reports: reports, skipped: window.skipped, quiet: quiet)
     }
 
     // MARK: Focus

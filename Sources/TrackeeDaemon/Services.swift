@@ -37,14 +37,20 @@ struct ScheduleService: Service {
 
 /// Reads JSON event lines from stdin when stdin is not a terminal. A bad
 /// line is logged with its number and skipped; the end of input (stdin is
-/// /dev/null under systemd) ends only this reader.
+/// /dev/null under systemd) ends only the reading: the service itself
+/// waits for shutdown, since a service group takes a service that ends on
+/// its own during shutdown for a failure.
 struct EventLineService: Service {
     let core: DaemonCore
     let logger: Logger
     let zone: Zone
 
     func run() async throws {
-        guard isatty(0) == 0 else { return }
+        if isatty(0) == 0 { await read() }
+        try? await gracefulShutdown()
+    }
+
+    private func read() async {
         let lines = Self.lines()
         let (core, logger, zone) = (core, logger, zone)
         let count = await cancelWhenGracefulShutdown {
@@ -59,9 +65,10 @@ struct EventLineService: Service {
                     logger.warning("\(error); line skipped")
                 }
             }
-            return number
+            // Cancelled: shutdown, not the end of input.
+            return Task.isCancelled ? nil : number
         }
-        if !Task.isCancelled {
+        if let count {
             logger.info("end of stdin after \(count) line\(count == 1 ? "" : "s"); schedules go on")
         }
     }
@@ -83,14 +90,14 @@ struct EventLineService: Service {
 /// rule folders).
 struct ReloadService: Service {
     let core: DaemonCore
-    let logger: Logger
-    let directories: [String]
     /// Trapped before any service starts, so a SIGHUP right after READY
     /// reloads instead of ending the process.
     let hangups: UnixSignalsSequence
+    /// Watched from before the first load, so no change is missed.
+    let changes: AsyncStream<String>
 
     func run() async throws {
-        let changes = RuleFolderWatch.changes(in: directories, logger: logger)
+        let (core, hangups, changes) = (core, hangups, changes)
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -166,13 +173,15 @@ enum RuleFolderWatch {
 /// group, which SIGTERM and SIGINT shut down gracefully.
 public enum Daemon {
     public static func run(core: DaemonCore, directories: [String], zone: Zone, logger: Logger) async throws {
-        try await core.start()
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let changes = RuleFolderWatch.changes(in: directories, logger: logger)
+        try await core.start()
+        Footprint.releaseStartupPages()
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: ScheduleService(core: core)),
                 .init(service: EventLineService(core: core, logger: logger, zone: zone), successTerminationBehavior: .ignore),
-                .init(service: ReloadService(core: core, logger: logger, directories: directories, hangups: hangups),
+                .init(service: ReloadService(core: core, hangups: hangups, changes: changes),
                       successTerminationBehavior: .ignore),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -95,7 +95,7 @@ struct RuleSetLoader {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
             position = (mark.line, mark.column)
-            message = problem
+            message = problem + Self.hint(for: problem, at: mark, in: file.text)
         case .duplicatedKeysInMapping(let duplicates, let context):
             position = (context.mark.line, context.mark.column)
             message = "duplicate key " + duplicates.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -106,6 +106,18 @@ struct RuleSetLoader {
             message = "\(error)"
         }
         return RuleError(file: file.path, line: position.line, column: position.column, path: "YAML", message: message)
+    }
+
+    /// What usually causes a puzzling libyaml complaint: a calendar
+    /// expression such as `*-*-* 19:00` unquoted, which YAML reads as an
+    /// alias (`*name`).
+    private static func hint(for problem: String, at mark: Mark, in text: String) -> String {
+        guard problem.contains("alphabetic or numeric character") else { return "" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return "" }
+        let line = lines[mark.line - 1]
+        guard line.contains(": *") || line.contains("- *") else { return "" }
+        return "; a value that starts with * must be quoted, as in at: \"*-*-* 19:00\""
     }
 
     /// The 1-based line and column (in Unicode scalars) of a character offset.

@@ -1,7 +1,7 @@
 import TrackeeCore
 
-/// Finds elapses the way systemd does: its `find_next()` (calendarspec.c),
-/// step for step, with glibc's `mktime()` played by ``Zone``.
+/// Finds elapses the way systemd 252 does: its `find_next()`
+/// (calendarspec.c) step for step, with glibc's `mktime()` played by ``Zone``.
 ///
 /// The search moves wall-clock fields from the largest to the smallest: each
 /// field jumps to the next value its list allows, which resets the smaller
@@ -10,19 +10,28 @@ import TrackeeCore
 /// changes them (a day 31 in April, a minute 60, 02:30 in a spring-forward
 /// gap), the normalized time is taken and the search starts over from there.
 /// So the number of steps depends on the fields, never on the distance.
+///
+/// Like glibc's `struct tm`, the fields carry a daylight-saving flag that
+/// `mktime()` may insist on; ``carriedOffset`` stands for it.
 struct CalendarSearch {
     private let spec: CalendarSpec
     private let zone: Zone
     /// The UTC offset the last `mktime()` used. glibc tries it first, which
     /// decides which of the two instants of a repeated wall time it returns.
     private var lastOffset = 0
-    /// The offset of the reading the fields came from, while systemd's
-    /// `struct tm` still carries that reading's `tm_isdst`: at the start, and
-    /// after ``settle(_:)`` replaced the fields. The next `mktime()` then
-    /// insists on it, even on a day with the other offset.
+    /// The `tm_isdst` the fields carry, told by the offset that goes with it;
+    /// nil for -1, "find out". systemd sets -1 after normalizing the fields at
+    /// the top of each round, so the flag survives only from the start and
+    /// from a normalization (``settle(_:)``) to the next round, unless
+    /// ``keepsDaylightFlag``.
     private var carriedOffset: Int?
+    /// Set once a result came out no later than the start, which a
+    /// daylight-saving change can cause: systemd then moves on an hour and
+    /// keeps the flag `mktime()` found from there on. (Debian's systemd
+    /// 252.38 has this from upstream systemd#36897.)
+    private var keepsDaylightFlag = false
 
-    /// systemd's `MAX_CALENDAR_ITERATIONS`: it gives up after this many restarts.
+    /// systemd's `MAX_CALENDAR_ITERATIONS`: it gives up after this many rounds.
     private static let maxIterations = 1000
 
     init(spec: CalendarSpec, zone: Zone) {
@@ -32,15 +41,18 @@ struct CalendarSearch {
 
     /// The first elapse strictly after `instant`.
     mutating func next(after instant: Instant) -> Instant? {
-        var fields = WallFields(zone.localDateTime(instant))
+        let start = WallFields(zone.localDateTime(instant))
+        var fields = start
         lastOffset = zone.offset(at: instant)
         carriedOffset = lastOffset
+        keepsDaylightFlag = false
         // systemd searches from 1 µs after `instant`: the current second is over.
         var pastSecond = true
 
         restart: for _ in 0..<Self.maxIterations {
-            fields = mktime(fields, insisting: carriedOffset).fields
-            carriedOffset = nil
+            let top = mktime(fields, insisting: carriedOffset)
+            fields = top.fields
+            carriedOffset = keepsDaylightFlag ? zone.offset(at: top.instant) : nil
             guard case .settled = advance(.year, &fields, &pastSecond) else { return nil }
             for unit in CalendarUnit.allCases.dropFirst() {
                 switch advance(unit, &fields, &pastSecond) {
@@ -53,11 +65,17 @@ struct CalendarSearch {
                 case .normalized:
                     continue restart
                 case .settled(let elapse):
-                    if unit == .second { return elapse }
+                    // systemd checks the weekday once the day has settled.
                     if unit == .day, !spec.allows(fields.date) {
                         fields.day += 1
                         fields.reset(below: .day)
                         pastSecond = false
+                        continue restart
+                    }
+                    if unit == .second {
+                        if fields.isAfter(start) { return elapse }
+                        fields.hour += 1
+                        keepsDaylightFlag = true
                         continue restart
                     }
                 }
@@ -116,7 +134,7 @@ struct CalendarSearch {
         var probe = fields
         probe.month += 1
         probe.day = 1 - n
-        let read = mktime(probe).fields
+        let read = mktime(probe, insisting: carriedOffset).fields
         return read.month == fields.month ? read.day : -1
     }
 
@@ -125,7 +143,7 @@ struct CalendarSearch {
     /// first change reset, so `03-33` becomes `04-01` and not `04-02`.
     private mutating func settle(_ fields: inout WallFields) -> Outcome {
         guard fields.year <= CalendarUnit.year.bounds.upperBound else { return .exhausted }
-        let (read, instant) = mktime(fields)
+        let (read, instant) = mktime(fields, insisting: carriedOffset)
         for unit in CalendarUnit.allCases where read[unit] != fields[unit] {
             // A reading earlier than the fields would go backwards.
             guard read[unit] > fields[unit] else { return .exhausted }
@@ -151,10 +169,10 @@ struct CalendarSearch {
     /// glibc's preference for daylight time in a gap is followed as "the
     /// offset after the gap", which is what it is except where tzdata calls
     /// winter time daylight time (Europe/Dublin); ``Zone`` does not tell.
-    private mutating func mktime(_ fields: WallFields, insisting insisted: Int? = nil)
+    private mutating func mktime(_ fields: WallFields, insisting insisted: Int?)
         -> (fields: WallFields, instant: Instant)
     {
-        let wall = fields.carried
+        let wall = fields.wallTime
         let instants = zone.instants(for: wall)
         let preferred = insisted ?? lastOffset
         let instant: Instant
@@ -178,7 +196,7 @@ struct CalendarSearch {
 }
 
 /// Wall-clock fields as `find_next()` handles them: any field may run past
-/// its unit (minute 60, day 32) until ``carried`` folds it into the next.
+/// its unit (minute 60, day 32) until ``wallTime`` folds it into the next.
 private struct WallFields {
     var year: Int
     var month: Int
@@ -219,6 +237,11 @@ private struct WallFields {
         }
     }
 
+    /// Whether these fields come later on the wall clock than `other`.
+    func isAfter(_ other: WallFields) -> Bool {
+        (year, month, day, hour, minute, second) > (other.year, other.month, other.day, other.hour, other.minute, other.second)
+    }
+
     /// The date of valid fields.
     var date: LocalDate { LocalDate(year: year, month: month, day: day) }
 
@@ -232,7 +255,7 @@ private struct WallFields {
     }
 
     /// The wall time the fields mean, with overflow carried into larger units.
-    var carried: LocalDateTime {
+    var wallTime: LocalDateTime {
         let firstOfMonth = LocalDate(year: year, month: 1, day: 1).adding(months: month - 1)
         let days = firstOfMonth.daysSinceEpoch + Int64(day - 1)
         return LocalDateTime(secondsSinceEpoch: days * 86_400 + Int64(hour * 3600 + minute * 60 + second))

@@ -8,7 +8,7 @@ import TrackeeCore
 /// `*`, values, `,` lists, `a..b` ranges and `start/step` repetitions, and
 /// `~` counts days back from the end of the month. The shorthands `minutely`,
 /// `hourly`, `daily`, `weekly`, `monthly`, `yearly` (`annually`), `quarterly`
-/// and `semiannually` are accepted too. ``next(after:zone:)`` finds elapses
+/// and `semiannually` are accepted too, and so is `@1700000000`, one second. ``next(after:zone:)`` finds elapses
 /// the way systemd's timers do, across daylight-saving changes included.
 ///
 /// Not supported: fractional seconds, and the abbreviations of the local
@@ -73,8 +73,9 @@ public struct CalendarSpec: Sendable, Hashable {
         return text
     }
 
-    /// The first elapse strictly after `instant`, or nil if there is none
-    /// (the expression names only past dates, or dates that do not exist).
+    /// The first elapse strictly after `instant`, or nil if there is none:
+    /// the expression names only past dates, or dates that do not exist
+    /// (`*-02-30`), or none before 2200, where systemd stops looking.
     ///
     /// The expression is evaluated in its own time zone if it names one, else
     /// in `zone`. Like systemd, the search walks the wall clock of that zone:
@@ -83,7 +84,9 @@ public struct CalendarSpec: Sendable, Hashable {
     /// that happens twice when clocks go back elapses once, at its earliest
     /// instant after `instant`. So `*-*-* 02:30` in Prague elapses on neither
     /// 2026-03-29 nor twice on 2026-10-25, and `hourly` leaves out the second
-    /// 02:00 of that day.
+    /// 02:00 of that day. The rare searches that systemd 252 gives up on
+    /// (it stops after 1000 rounds when a daylight-saving change sends it in
+    /// circles) also give nil.
     ///
     ///     let spec = try CalendarSpec("*-*-* 02:30 Europe/Prague")
     ///     spec.next(after: Instant(seconds: 1_792_843_200), zone: .utc)  // 2026-10-25T00:30:00Z, 02:30 CEST
@@ -94,7 +97,8 @@ public struct CalendarSpec: Sendable, Hashable {
 
     /// Up to `count` successive elapses after `instant`, as ``next(after:zone:)`` finds them.
     ///
-    ///     try CalendarSpec("quarterly").elapses(after: start, zone: prague, count: 4)  // four 1st days of Jan, Apr, Jul, Oct
+    ///     try CalendarSpec("quarterly UTC").elapses(after: Instant(seconds: 1_792_843_200), zone: .utc, count: 2)
+    ///     // [2027-01-01T00:00:00Z, 2027-04-01T00:00:00Z]
     public func elapses(after instant: Instant, zone: Zone, count: Int) -> [Instant] {
         var search = CalendarSearch(spec: self, zone: evaluationZone(zone))
         var elapses: [Instant] = []

@@ -37,18 +37,26 @@ extension Store {
         }
         let running = try runningRecord(db)
         var result: IntentResult
-        switch intent.action {
-        case .start(let parameters):
-            result = try applyStart(db, parameters, intent: intent, running: running, now: now)
-        case .stop:
-            result = try applyStop(db, at: intent.at, running: running, now: now)
-        case .cancel:
-            if let running {
-                let entry = try entry(db, running)
-                try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
-                result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
-            } else {
-                result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
+        if let running, intent.source.hasPrefix("rule:"), intent.at.seconds < running.start, intent.action != .cancel {
+            // A rule's occurrence older than the running timer (a 19:00
+            // stop caught up at 22:00 while a timer started by hand at
+            // 20:00 runs) is overtaken by that newer start and changes
+            // nothing; the same time typed on the command line is an error.
+            result = IntentResult(outcome: .unchanged, entry: try entry(db, running), logID: 0)
+        } else {
+            switch intent.action {
+            case .start(let parameters):
+                result = try applyStart(db, parameters, intent: intent, running: running, now: now)
+            case .stop:
+                result = try applyStop(db, at: intent.at, running: running, now: now)
+            case .cancel:
+                if let running {
+                    let entry = try entry(db, running)
+                    try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
+                    result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
+                } else {
+                    result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
+                }
             }
         }
         result.logID = try log(

@@ -51,7 +51,9 @@ extension Session {
                 guard let entry = result.entry else { return result.outcome.rawValue }
                 return "\(result.outcome.rawValue) \(entry.project ?? "(no project)")"
             }
+            let created = results.flatMap(\.created)
             return "fired \(report.firing.rule) at \(when)" + (what.isEmpty ? "" : ": " + what.joined(separator: ", "))
+                + (created.isEmpty ? "" : " (created \(created.joined(separator: ", ")))")
         case .alreadyFired:
             return "already fired \(report.firing.rule) at \(when)"
         case .failed(let message):

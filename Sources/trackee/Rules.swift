@@ -24,30 +24,65 @@ extension Trackee {
             @Option(help: "How many upcoming firings to show per rule.")
             var count: Int = 3
 
+            struct View: Encodable {
+                var rules: [RuleView]
+                var errors: [String]
+            }
+
+            struct RuleView: Encodable {
+                var id: String
+                var name: String?
+                var enabled: Bool
+                var triggers: [TriggerView]
+            }
+
+            /// `{"at": EXPR, "next": [...]}` or `{"focus": MODE, "state": "on"}`.
+            struct TriggerView: Encodable {
+                var at: String?
+                var next: [String]?
+                var focus: String?
+                var state: String?
+            }
+
             func run() throws {
                 try Session.run(common) { session in
                     let loaded = session.loadRules(files)
-                    for error in loaded.errors { writeAll(2, "trackee: \(error)\n") }
-                    let rules = loaded.automation.ruleSet.rules
-                    for rule in rules {
-                        session.out.line("rule \"\(rule.id)\"" + (rule.name.map { " (\($0))" } ?? "")
-                                         + (rule.enabled ? "" : " [disabled]"))
-                        for trigger in rule.triggers {
+                    for error in loaded.errors where !session.out.json { writeAll(2, "trackee: \(error)\n") }
+                    let views = loaded.automation.ruleSet.rules.map { rule in
+                        RuleView(id: rule.id, name: rule.name, enabled: rule.enabled, triggers: rule.triggers.map { trigger in
                             switch trigger {
                             case .schedule(let expression):
-                                let times = loaded.automation.elapses(
+                                let next = rule.enabled ? loaded.automation.elapses(
                                     rule: rule.id, expression: expression, after: session.now, count: count, zone: session.zone
-                                ).map { session.zone.iso8601($0) }
-                                let shown = !rule.enabled ? "disabled" : times.isEmpty ? "never fires again" : times.joined(separator: ", ")
-                                session.out.line("  at \(expression): \(shown)")
+                                ).map { session.zone.iso8601($0) } : []
+                                return TriggerView(at: expression, next: next)
                             case .focus(let mode, let state):
-                                session.out.line("  focus \(mode) \(state.rawValue)")
+                                return TriggerView(focus: mode, state: state.rawValue)
+                            }
+                        })
+                    }
+                    let summary = "\(counted(views.count, "rule")), \(counted(loaded.errors.count, "error"))"
+                    if session.out.json {
+                        session.out.emit(View(rules: views, errors: loaded.errors))
+                    } else {
+                        for rule in views {
+                            session.out.line("rule \"\(rule.id)\"" + (rule.name.map { " (\($0))" } ?? "")
+                                             + (rule.enabled ? "" : " [disabled]"))
+                            for trigger in rule.triggers {
+                                if let at = trigger.at, let next = trigger.next {
+                                    let shown = !rule.enabled ? "disabled" : next.isEmpty ? "never fires again" : next.joined(separator: ", ")
+                                    session.out.line("  at \(at): \(shown)")
+                                } else if let focus = trigger.focus, let state = trigger.state {
+                                    session.out.line("  focus \(focus) \(state)")
+                                }
                             }
                         }
                     }
-                    let summary = "\(counted(rules.count, "rule")), \(counted(loaded.errors.count, "error"))"
-                    guard loaded.errors.isEmpty else { throw CommandFailure.config(summary) }
-                    session.out.line(summary)
+                    guard loaded.errors.isEmpty else {
+                        if session.out.json { throw ExitCode(78) }
+                        throw CommandFailure.config(summary)
+                    }
+                    if !session.out.json { session.out.line(summary) }
                 }
             }
 

@@ -25,6 +25,7 @@ extension Trackee {
             var to: String
             var fired: [FiringView]
             var skipped: [SkippedView]
+            var not_fired: [SkippedView]
         }
 
         struct SkippedView: Encodable {
@@ -45,6 +46,9 @@ extension Trackee {
                         fired: report.reports.map { FiringView($0, session: session) },
                         skipped: report.skipped.map {
                             SkippedView(rule: $0.event.ruleName, time: session.zone.iso8601($0.event.time), reason: "\($0.reason)")
+                        },
+                        not_fired: report.quiet.map {
+                            SkippedView(rule: $0.ruleName, time: session.zone.iso8601($0.time), reason: "conditions not met or cooling down")
                         }))
                     return
                 }
@@ -56,7 +60,10 @@ extension Trackee {
                     session.out.line("skipped \(event.ruleName) at \(session.zone.iso8601(event.time)): \(reason)")
                 }
                 for r in report.reports { session.out.line(session.describe(r)) }
-                if report.reports.isEmpty && report.skipped.isEmpty {
+                for event in report.quiet {
+                    session.out.line("not fired \(event.ruleName) at \(session.zone.iso8601(event.time)): conditions not met or cooling down")
+                }
+                if report.reports.isEmpty && report.skipped.isEmpty && report.quiet.isEmpty {
                     session.out.line("nothing due from \(session.zone.iso8601(from)) to \(session.zone.iso8601(now))")
                 }
             }

@@ -101,7 +101,7 @@ import Testing
             == ["first tick: watermark set to 2026-11-23T08:58:00+01:00; nothing before it fires"])
         // Noticed at 09:00:40, within the minute: on time.
         #expect(try t.run("tick", now: "2026-11-23 09:00:40").lines
-            == ["fired office-hours at 2026-11-23T09:00:00+01:00: started Office"])
+            == [#"fired office-hours at 2026-11-23T09:00:00+01:00: started Office (created client "Acme", project "Office")"#])
         #expect(try t.run("tick", now: "2026-11-23 09:05").lines
             == ["nothing due from 2026-11-23T09:00:40+01:00 to 2026-11-23T09:05:00+01:00"])
         // The evening stop, noticed four minutes late: it catches up once,
@@ -122,7 +122,7 @@ import Testing
         _ = try t.run("tick", now: "2026-11-23 08:00")
         // Opened again at 11:00: 09:00 is two hours late (max_late 10m).
         #expect(try t.run("tick", now: "2026-11-23 11:00").lines
-            == ["nothing due from 2026-11-23T08:00:00+01:00 to 2026-11-23T11:00:00+01:00"])
+            == ["skipped office-hours at 2026-11-23T09:00:00+01:00: noticed more than max_late after its time"])
         #expect(try t.run("status", "--json", now: "2026-11-23 11:00").json()["running"] == .absent)
     }
 
@@ -138,6 +138,7 @@ import Testing
                 "outcomes": .array([.string("started")]),
             ])]),
             "skipped": .array([]),
+            "not_fired": .array([]),
         ]))
     }
 
@@ -145,7 +146,7 @@ import Testing
         let t = try sandbox()
         #expect(try t.run("focus").lines == ["no focus mode on"])
         #expect(try t.run("focus", "set", "deep", now: "2026-11-20 10:00").lines
-            == ["focus deep on", "fired deep at 2026-11-20T10:00:00+01:00: started Deep work"])
+            == ["focus deep on", #"fired deep at 2026-11-20T10:00:00+01:00: started Deep work (created project "Deep work")"#])
         #expect(try t.run("focus", "set", "DEEP", now: "2026-11-20 10:30").lines == ["unchanged: focus DEEP is already on"])
         #expect(try t.run("focus", "show", now: "2026-11-20 10:45").lines == ["focus deep since 10:00"])
         #expect(try t.run("focus", "clear", now: "2026-11-20 11:00").lines

@@ -13,6 +13,14 @@ struct RuleErrorTests {
             ])
     }
 
+    @Test func anUnquotedCalendarExpressionGetsAHint() {
+        let lines = errorLines("rules:\n  - id: a\n    when: {at: x}\n    do: [{stop: }]\n  - id: b\n    when:\n      at: *-*-* 19:00\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("rules.yaml:7:") == true)
+        #expect(lines.first?.hasSuffix(
+            #"YAML: did not find expected alphabetic or numeric character; a value that starts with * must be quoted, as in at: "*-*-* 19:00""#) == true)
+    }
+
     @Test func duplicateYAMLKey() {
         #expect(
             errorLines("rules:\n  - id: a\n    id: b\n") == ["rules.yaml:2:5: YAML: duplicate key \"id\""])

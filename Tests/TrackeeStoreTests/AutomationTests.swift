@@ -116,3 +116,27 @@ import TrackeeCore
         #expect(try t.store.timerState() == .running(project: "Docs", client: "Acme"))
     }
 }
+
+@Suite struct OvertakenRuleIntentTests {
+    /// A rule's stop or switch dated before the running timer began, as a
+    /// catch-up can be, changes nothing; typed on the command line it is an
+    /// error.
+    @Test func aRuleIntentOlderThanTheRunningTimerIsUnchanged() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.apply(start("ByHand", at: at(minutes: 60)), now: at(minutes: 60))
+        let stop = Intent(.stop, at: at(minutes: 0), source: "rule:end-of-day", key: "end-of-day@at:0#0")
+        let r = try t.store.apply(stop, now: at(minutes: 180))
+        #expect(r.outcome == .unchanged)
+        #expect(r.entry?.project == "ByHand")
+        let switchTo = Intent(.start(TimerParameters(project: "Office")), at: at(minutes: 30), source: "rule:office")
+        #expect(try t.store.apply(switchTo, now: at(minutes: 180)).outcome == .unchanged)
+        #expect(try t.store.running()?.project == "ByHand")
+        #expect(try t.store.running()?.start == at(minutes: 60))
+        // The key is kept like any other: a replay reports the same.
+        #expect(try t.store.apply(stop, now: at(minutes: 200)).replayed)
+
+        #expect(throws: StoreError.endBeforeStart(start: at(minutes: 60), end: at(minutes: 0))) {
+            try t.store.apply(Intent(.stop, at: at(minutes: 0), source: "cli"), now: at(minutes: 180))
+        }
+    }
+}
