@@ -2,8 +2,9 @@
 # The daemon's costs: CPU and memory while idle, and firing latency.
 #
 # idle:    `trackee run` with rules whose next firing is a year away, for
-#          BENCH_IDLE_SECONDS (default 60); CPU time and peak resident
-#          memory from /proc.
+#          BENCH_IDLE_SECONDS (default 60) after start-up; CPU time over
+#          that time, and resident memory sampled every second of it, from
+#          /proc (the start-up peak, VmHWM, is reported beside it).
 # latency: a rule firing every second for BENCH_LATENCY_SECONDS (default
 #          60); the daemon logs, for each firing, the time from the
 #          scheduled instant to its intent committed (latency_ms); p50, p99
@@ -35,17 +36,23 @@ YAML
 pid=$!
 sleep 2   # start-up and first pass
 stat_start=$(cut -d' ' -f14,15 "/proc/$pid/stat")
-sleep "$idle_seconds"
+max_kb=0
+i=0
+while [ "$i" -lt "$idle_seconds" ]; do
+    sleep 1
+    kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+    [ "$kb" -gt "$max_kb" ] && max_kb=$kb
+    i=$((i + 1))
+done
 stat_end=$(cut -d' ' -f14,15 "/proc/$pid/stat")
 rss_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
 hwm_kb=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
-wakeups=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$pid/status")
 kill -TERM "$pid"
 wait "$pid" || true
-echo "$stat_start $stat_end" | awk -v t="$ticks" -v s="$idle_seconds" -v rss="$rss_kb" -v hwm="$hwm_kb" '{
+echo "$stat_start $stat_end" | awk -v t="$ticks" -v s="$idle_seconds" -v rss="$rss_kb" -v max="$max_kb" -v hwm="$hwm_kb" '{
     cpu = (($3 + $4) - ($1 + $2)) / t
-    printf "| idle daemon, %d s, nothing due | CPU %.2f s (%.2f%%); RSS %.1f MB (peak %.1f MB) | CPU 0.0%%, RSS <= 20 MB | %s |\n",
-        s, cpu, 100 * cpu / s, rss / 1024, hwm / 1024, (cpu / s < 0.0005 && hwm <= 20 * 1024) ? "met" : "**MISSED**" }'
+    printf "| idle daemon, %d s, nothing due | CPU %.2f s (%.2f%%); RSS %.1f MB at the end, at most %.1f MB while idle (start-up peak %.1f MB) | CPU 0.0%%, RSS <= 20 MB | %s |\n",
+        s, cpu, 100 * cpu / s, rss / 1024, max / 1024, hwm / 1024, (cpu / s < 0.0005 && max <= 20 * 1024) ? "met" : "**MISSED**" }'
 
 # --- latency
 cat > "$out/config/trackee/rules.yaml" <<'YAML'

@@ -17,6 +17,10 @@ public actor DaemonCore {
     /// Rung by a reload, so the schedule loop arms the new deadlines.
     let alarm = Alarm()
     var focusSeen: Int64 = 0
+    /// How far schedules have been evaluated, kept in memory between
+    /// passes; the store's copy is written only when a window held an
+    /// occurrence, so an idle daemon does not write every minute.
+    var watermark: Instant?
     var lastPass: (wall: Int64, boot: Int64, awake: Int64)?
 
     /// `clock` gives the wall time; tests pass a manual one.
@@ -60,8 +64,16 @@ public actor DaemonCore {
         noticeClockJumps()
         let now = clock()
         do {
-            let report = try runner.tick(automation, now: now)
-            if report.from == nil { logger.info("first run: schedules fire from \(runner.zone.iso8601(now)) on") }
+            if let from = watermark {
+                let report = try runner.evaluate(automation, after: from, now: now)
+                if !report.reports.isEmpty || !report.skipped.isEmpty || !report.quiet.isEmpty {
+                    try runner.store.advanceWatermark(Runner.scheduleWatermark, to: now)
+                }
+            } else {
+                let report = try runner.tick(automation, now: now)
+                if report.from == nil { logger.info("first run: schedules fire from \(runner.zone.iso8601(now)) on") }
+            }
+            watermark = max(watermark ?? now, now)
             focusSeen = try runner.catchUpFocus(after: focusSeen, automation: automation, now: now)
         } catch {
             logger.error("schedule pass failed: \(error)")

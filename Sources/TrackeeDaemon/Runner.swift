@@ -167,6 +167,14 @@ public struct Runner: Sendable {
             try store.advanceWatermark(Runner.scheduleWatermark, to: now)
             return TickReport(from: nil, to: now, reports: [], skipped: [], quiet: [])
         }
+        let report = try evaluate(automation, after: from, now: now)
+        try store.advanceWatermark(Runner.scheduleWatermark, to: now)
+        return report
+    }
+
+    /// Fires what the schedule window `(from, now]` holds, leaving the
+    /// watermark to the caller.
+    public func evaluate(_ automation: Automation, after from: Instant, now: Instant) throws -> TickReport {
         let window = automation.window(after: from, through: now, now: now, zone: zone)
         for (event, reason) in window.skipped {
             logger.info("skipped \(event.kindName) of rule \(event.ruleID ?? "?") at \(zone.iso8601(event.time)): \(reason)")
@@ -181,7 +189,6 @@ public struct Runner: Sendable {
             }
             reports += handled
         }
-        try store.advanceWatermark(Runner.scheduleWatermark, to: now)
         return TickReport(from: from, to: now, reports: reports, skipped: window.skipped, quiet: quiet)
     }
 

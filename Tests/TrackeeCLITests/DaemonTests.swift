@@ -103,6 +103,24 @@ import Testing
         #expect(entries == (0..<20).map { Int64(base + $0 * 60) })
     }
 
+    /// `trackee focus set` fires the focus rules itself; the daemon, seeing
+    /// the change on its next pass (a reload forces one here), finds the
+    /// firing recorded and does not fire it again.
+    @Test func aFocusChangeMadeBesideTheDaemonFiresOnce() throws {
+        let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
+        let daemon = try t.launch(["run", "--verbose"])
+        #expect(eventually { daemon.stderrSoFar.contains("first run: schedules fire") })
+        let set = try t.run("focus", "set", "work")
+        #expect(set.status == 0)
+        #expect(set.lines.first == "focus work on")
+        daemon.signal(SIGHUP)
+        #expect(eventually { daemon.stderrSoFar.contains("already fired: rule \"w\": focus work on") })
+        daemon.signal(SIGTERM)
+        #expect(try daemon.wait().status == 0)
+        #expect(firingCount(t) == 1)
+        #expect(try rows(t, "SELECT count(*) FROM entry")[0][0] as Int == 1)
+    }
+
     @Test func aBadLineIsLoggedWithItsNumberAndSkipped() throws {
         let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
         let input = Pipe()
