@@ -18,6 +18,8 @@ struct ScheduleService: Service {
     func run() async throws {
         var next = await core.pass()
         await core.announce(next: next, ready: true)
+        // Start-up is over: give back the pages only it needed.
+        Footprint.releaseStartupPages()
         while !Task.isCancelled {
             let now = DaemonCore.nanoseconds(CLOCK_REALTIME)
             var delay = Self.longestSleep
@@ -176,7 +178,6 @@ public enum Daemon {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let changes = RuleFolderWatch.changes(in: directories, logger: logger)
         try await core.start()
-        Footprint.releaseStartupPages()
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: ScheduleService(core: core)),

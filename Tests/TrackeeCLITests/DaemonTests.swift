@@ -50,6 +50,7 @@ import Testing
     @Test func schedulesFireAtTheirInstantAndSIGTERMStopsCleanly() throws {
         let t = try sandbox(rules: Self.everySecond)
         let daemon = try t.launch(["run"])
+        defer { daemon.stop() }
         #expect(eventually { firingCount(t) >= 3 })
         daemon.signal(SIGTERM)
         let r = try daemon.wait()
@@ -84,6 +85,7 @@ import Testing
         }
         let first = Pipe()
         let daemon = try t.launch(["run"], input: first)
+        defer { daemon.stop() }
         for line in lines.prefix(10) { first.fileHandleForWriting.write(Data((line + "\n").utf8)) }
         #expect(eventually { firingCount(t) == 10 })
         daemon.signal(SIGKILL)
@@ -91,6 +93,7 @@ import Testing
 
         let second = Pipe()
         let again = try t.launch(["run"], input: second)
+        defer { again.stop() }
         for line in lines { second.fileHandleForWriting.write(Data((line + "\n").utf8)) }
         try second.fileHandleForWriting.close()
         #expect(eventually { again.stderrSoFar.contains("end of stdin after 20 lines") })
@@ -109,6 +112,7 @@ import Testing
     @Test func aFocusChangeMadeBesideTheDaemonFiresOnce() throws {
         let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
         let daemon = try t.launch(["run", "--verbose"])
+        defer { daemon.stop() }
         #expect(eventually { daemon.stderrSoFar.contains("first run: schedules fire") })
         let set = try t.run("focus", "set", "work")
         #expect(set.status == 0)
@@ -125,6 +129,7 @@ import Testing
         let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
         let input = Pipe()
         let daemon = try t.launch(["run"], input: input)
+        defer { daemon.stop() }
         input.fileHandleForWriting.write(Data("{\"type\":\"focus\"}\nnot json\n{\"type\":\"focus\",\"mode\":\"work\"}\n".utf8))
         try input.fileHandleForWriting.close()
         #expect(eventually { firingCount(t) == 1 })
@@ -142,6 +147,7 @@ import Testing
     @Test func aChangedRuleFileIsReloadedAndABadRuleDisabled() throws {
         let t = try sandbox(rules: "rules: []\n")
         let daemon = try t.launch(["run"])
+        defer { daemon.stop() }
         #expect(eventually { daemon.stderrSoFar.contains("loaded 0 rules from 1 file") })
         try """
             rules:
@@ -169,6 +175,7 @@ import Testing
         let socket = try NotifySocket()
         let t = try sandbox(rules: "rules: []\n")
         let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.path, "JOURNAL_STREAM": "8:1234"])
+        defer { daemon.stop() }
         #expect(socket.receive() == "READY=1\nSTATUS=0 rules; no schedule firing ahead")
         daemon.signal(SIGHUP)
         let reloading = try #require(socket.receive())
@@ -197,6 +204,7 @@ import Testing
         let t = try sandbox(rules: Self.everySecond)
         _ = try t.run("tick")
         let daemon = try t.launch(["run"])
+        defer { daemon.stop() }
         let end = Date().addingTimeInterval(4)
         var ticks = 0
         while Date() < end {

@@ -76,6 +76,11 @@ final class RunningTrackee {
         kill(process.processIdentifier, number)
     }
 
+    /// Kills the process if it still runs, so a failed test leaves none.
+    func stop() {
+        if process.isRunning { signal(SIGKILL) }
+    }
+
     func wait() throws -> TrackeeRun {
         process.waitUntilExit()
         let out = try Data(contentsOf: stdoutURL)
