@@ -50,16 +50,22 @@ let package = Package(
             ]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
+        .target(name: "TrackeeTestSupport", path: "Tests/Support"),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
         .testTarget(
             name: "TrackeeDaemonTests",
-            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeDaemon", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeDaemon", "TrackeeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(
             name: "TrackeeCLITests",
-            dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

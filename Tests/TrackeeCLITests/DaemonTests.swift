@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import Testing
+import TrackeeTestSupport
 
 /// `trackee run` as a real process in real time: schedules, event lines,
 /// reloads, signals, systemd's notify protocol, and exactly-once firing
@@ -172,9 +173,9 @@ import Testing
     }
 
     @Test func systemdHearsReadyReloadingAndStopping() throws {
-        let socket = try NotifySocket()
+        let socket = try NotifySocket(timeout: 15)
         let t = try sandbox(rules: "rules: []\n")
-        let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.path, "JOURNAL_STREAM": "8:1234"])
+        let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.name, "JOURNAL_STREAM": "8:1234"])
         defer { daemon.stop() }
         #expect(socket.receive() == "READY=1\nSTATUS=0 rules; no schedule firing ahead")
         daemon.signal(SIGHUP)
@@ -220,36 +221,5 @@ import Testing
         #expect(try rows(t, "SELECT count(*) FROM entry")[0][0] as Int == occurred.count)
         // Consecutive seconds, none missing between the first and last.
         #expect(occurred.last! - occurred.first! == Int64(occurred.count - 1))
-    }
-}
-
-/// A datagram socket standing in for systemd's notify socket.
-final class NotifySocket {
-    let fd: Int32
-    let path: String
-
-    init() throws {
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        path = FileManager.default.temporaryDirectory.path + "/trackee-notify-\(UUID().uuidString.prefix(8))"
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    func receive() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = recv(fd, &buffer, buffer.count, 0)
-        return n < 0 ? nil : String(decoding: buffer[0..<n], as: UTF8.self)
-    }
-
-    deinit {
-        close(fd)
-        unlink(path)
     }
 }
