@@ -28,6 +28,13 @@ public struct TriggerEvent: Sendable, Equatable {
         self.time = time
     }
 
+    /// The rule a schedule event belongs to; nil for events any rule may
+    /// take.
+    public var rule: String? {
+        if case .schedule(let rule, _) = kind { return rule }
+        return nil
+    }
+
     /// The trigger kind as rule files and templates name it.
     public var kindName: String {
         switch kind {

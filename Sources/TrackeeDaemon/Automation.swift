@@ -148,6 +148,6 @@ extension Automation.RuleSchedule {
 extension CatchUp {
     /// A rule's `catchup` and `max_late`.
     init(_ rule: Rule) {
-        self.init(policy: rule.catchup == .skip ? .skip : .once, maxLate: rule.maxLate.components.seconds)
+        self.init(policy: rule.catchup, maxLate: rule.maxLate.components.seconds)
     }
 }

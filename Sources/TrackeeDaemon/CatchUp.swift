@@ -1,4 +1,5 @@
 import TrackeeCore
+import TrackeeRules
 
 /// Which schedule occurrences fire when they are noticed late: after the
 /// daemon was down or the machine slept, or between two `trackee tick`
@@ -14,18 +15,14 @@ import TrackeeCore
 /// Whatever fires keeps its own time: a 09:00 start noticed at 09:04
 /// starts the entry at 09:00.
 public struct CatchUp: Sendable, Equatable {
-    public enum Policy: String, Sendable, Equatable {
-        case once, skip
-    }
-
-    public var policy: Policy
+    public var policy: Catchup
     /// Seconds.
     public var maxLate: Int64
 
     /// How late an occurrence may be noticed and still count as on time.
     public static let grace: Int64 = 60
 
-    public init(policy: Policy = .once, maxLate: Int64 = 600) {
+    public init(policy: Catchup = .once, maxLate: Int64 = 600) {
         self.policy = policy
         self.maxLate = maxLate
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Keeps the daemon's resident memory to what it uses. The static binary
@@ -11,19 +12,14 @@ public enum Footprint {
     /// advised; 0 where the kernel lacks MADV_PAGEOUT (before 5.4).
     @discardableResult
     public static func releaseStartupPages() -> Int {
-        guard let maps = fopen("/proc/self/maps", "r") else { return 0 }
-        defer { fclose(maps) }
-        var exe = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &exe, exe.count - 1)
-        guard n > 0 else { return 0 }
-        let path = String(decoding: exe[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+              let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        else { return 0 }
         var advised = 0
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), maps) != nil {
-            let text = String(cString: line)
+        for line in maps.split(separator: "\n") {
             // "start-end perms offset dev inode path"
-            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[5].hasPrefix(path), !fields[1].contains("w") else { continue }
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[5] == path, !fields[1].contains("w") else { continue }
             let range = fields[0].split(separator: "-")
             guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16) else { continue }
             if madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), 21 /* MADV_PAGEOUT */) == 0 {

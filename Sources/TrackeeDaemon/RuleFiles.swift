@@ -1,4 +1,5 @@
 import Foundation
+import TrackeeCore
 import TrackeeRules
 
 /// Where rule files live and reading them: `--rules PATH` (repeatable)
@@ -6,18 +7,12 @@ import TrackeeRules
 /// `rules.d/*.yaml` in name order. Without any of them there are simply no
 /// rules.
 public enum RuleFiles {
-    /// `$XDG_CONFIG_HOME/trackee`, or `~/.config/trackee`.
-    public static func configDirectory(environment: [String: String]) -> String {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/trackee" }
-        return (environment["HOME"] ?? "/") + "/.config/trackee"
-    }
-
     /// The files to read, in order. Explicit paths are returned as given,
     /// so a missing one is an error when read; default ones only if they
     /// exist.
     public static func paths(explicit: [String], environment: [String: String]) -> [String] {
         if !explicit.isEmpty { return explicit }
-        let directory = configDirectory(environment: environment)
+        let directory = XDGDirectories.config(environment: environment)
         var paths: [String] = []
         let main = directory + "/rules.yaml"
         if FileManager.default.fileExists(atPath: main) { paths.append(main) }
@@ -33,7 +28,7 @@ public enum RuleFiles {
         if !explicit.isEmpty {
             return Array(Set(explicit.map { ($0 as NSString).deletingLastPathComponent })).map { $0.isEmpty ? "." : $0 }.sorted()
         }
-        let directory = configDirectory(environment: environment)
+        let directory = XDGDirectories.config(environment: environment)
         return [directory, directory + "/rules.d"]
     }
 

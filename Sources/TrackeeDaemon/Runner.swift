@@ -177,7 +177,7 @@ public struct Runner: Sendable {
     public func evaluate(_ automation: Automation, after from: Instant, now: Instant) throws -> TickReport {
         let window = automation.window(after: from, through: now, now: now, zone: zone)
         for (event, reason) in window.skipped {
-            logger.info("skipped \(event.kindName) of rule \(event.ruleID ?? "?") at \(zone.iso8601(event.time)): \(reason)")
+            logger.info("skipped \(event.kindName) of rule \(event.rule ?? "?") at \(zone.iso8601(event.time)): \(reason)")
         }
         var reports: [Report] = []
         var quiet: [TriggerEvent] = []
@@ -185,7 +185,7 @@ public struct Runner: Sendable {
             let handled = try handle(event, automation: automation, now: now)
             if handled.isEmpty {
                 quiet.append(event)
-                logger.debug("not fired: \(event.kindName) of rule \(event.ruleID ?? "?") at \(zone.iso8601(event.time)): conditions not met or cooling down")
+                logger.debug("not fired: \(event.kindName) of rule \(event.rule ?? "?") at \(zone.iso8601(event.time)): conditions not met or cooling down")
             }
             reports += handled
         }
@@ -219,13 +219,5 @@ public struct Runner: Sendable {
             }
         }
         return changes.last?.sequence ?? sequence
-    }
-}
-
-extension TriggerEvent {
-    /// The rule a schedule event belongs to.
-    var ruleID: String? {
-        if case .schedule(let rule, _) = kind { return rule }
-        return nil
     }
 }

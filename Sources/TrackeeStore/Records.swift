@@ -159,42 +159,6 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatabl
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// A row of `intent_log`: every intent applied, replays included.
-struct IntentLogRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "intent_log"
-    var id: Int64?
-    var applied: Int64
-    var at: Int64
-    var source: String
-    var action: String
-    var parameters: String
-    var outcome: String
-    var entryID: Int64?
-    var previousEntryID: Int64?
-    var key: String?
-    var replayOf: Int64?
-
-    enum CodingKeys: String, CodingKey {
-        case id, applied, at, source, action, parameters, outcome
-        case entryID = "entry_id", previousEntryID = "previous_entry_id", key, replayOf = "replay_of"
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// A row of `firing`: the idempotency ledger. `key` is UNIQUE, so a second
-/// insert of the same key inside any transaction fails.
-struct FiringRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "firing"
-    var key: String
-    var intentID: Int64
-    var fired: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case key, intentID = "intent_id", fired
-    }
-}
-
 /// A row of `trash`: one deleted row, kept so `undo` can put it back.
 struct TrashRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "trash"

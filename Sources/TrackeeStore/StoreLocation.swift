@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TrackeeCore
 
 /// Where the store lives: `--store`, then `TRACKEE_STORE`, then
 /// `$XDG_DATA_HOME/trackee/trackee.sqlite3`, then
@@ -24,13 +25,7 @@ public struct StoreLocation: Sendable, Equatable {
     public static func resolve(explicit: String?, environment: [String: String]) -> StoreLocation {
         if let explicit, !explicit.isEmpty { return StoreLocation(path: explicit, isDefault: false) }
         if let env = environment["TRACKEE_STORE"], !env.isEmpty { return StoreLocation(path: env, isDefault: false) }
-        let data: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            data = xdg
-        } else {
-            data = (environment["HOME"] ?? "/") + "/.local/share"
-        }
-        return StoreLocation(path: data + "/trackee/trackee.sqlite3", isDefault: true)
+        return StoreLocation(path: XDGDirectories.data(environment: environment) + "/trackee.sqlite3", isDefault: true)
     }
 
     var directory: String {

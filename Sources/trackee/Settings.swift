@@ -18,13 +18,7 @@ struct Settings {
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
-        let base: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = (environment["HOME"] ?? "/") + "/.config"
-        }
-        return base + "/trackee/config.yaml"
+        return XDGDirectories.config(environment: environment) + "/config.yaml"
     }
 
     /// Reads the settings file if there is one. A mistake in it is an error

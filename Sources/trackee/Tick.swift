@@ -45,10 +45,10 @@ extension Trackee {
                         from: report.from.map(session.zone.iso8601), to: session.zone.iso8601(report.to),
                         fired: report.reports.map { FiringView($0, session: session) },
                         skipped: report.skipped.map {
-                            SkippedView(rule: $0.event.ruleName, time: session.zone.iso8601($0.event.time), reason: "\($0.reason)")
+                            SkippedView(rule: $0.event.rule ?? $0.event.kindName, time: session.zone.iso8601($0.event.time), reason: "\($0.reason)")
                         },
                         not_fired: report.quiet.map {
-                            SkippedView(rule: $0.ruleName, time: session.zone.iso8601($0.time), reason: "conditions not met or cooling down")
+                            SkippedView(rule: $0.rule ?? $0.kindName, time: session.zone.iso8601($0.time), reason: "conditions not met or cooling down")
                         }))
                     return
                 }
@@ -57,11 +57,11 @@ extension Trackee {
                     return
                 }
                 for (event, reason) in report.skipped {
-                    session.out.line("skipped \(event.ruleName) at \(session.zone.iso8601(event.time)): \(reason)")
+                    session.out.line("skipped \(event.rule ?? event.kindName) at \(session.zone.iso8601(event.time)): \(reason)")
                 }
                 for r in report.reports { session.out.line(session.describe(r)) }
                 for event in report.quiet {
-                    session.out.line("not fired \(event.ruleName) at \(session.zone.iso8601(event.time)): conditions not met or cooling down")
+                    session.out.line("not fired \(event.rule ?? event.kindName) at \(session.zone.iso8601(event.time)): conditions not met or cooling down")
                 }
                 if report.reports.isEmpty && report.skipped.isEmpty && report.quiet.isEmpty {
                     session.out.line("nothing due from \(session.zone.iso8601(from)) to \(session.zone.iso8601(now))")
@@ -96,13 +96,5 @@ struct FiringView: Encodable {
             outcomes = []
             error = message
         }
-    }
-}
-
-extension TriggerEvent {
-    /// The rule a schedule event belongs to, for reports.
-    var ruleName: String {
-        if case .schedule(let rule, _) = kind { return rule }
-        return kindName
     }
 }
