@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -no-pie
 BIN = .build/release/trackee
 
-.PHONY: all deps build demo test bench install uninstall clean
+.PHONY: all deps build demo test bench conformance install uninstall clean
 
 all: build
 
@@ -31,6 +31,17 @@ bench: build
 	@echo "== rules engine and daemon"
 	@.build/release/trackee-bench-rules | tee bench/out/rules.txt
 	@bench/daemon.sh $(BIN) | tee bench/out/daemon.md
+
+# Recurrence expansion checked against the recurring-ical-events package on
+# the calendars its test suite ships (README: "Calendar conformance").
+CONFORMANCE_VENV = .build-conformance/venv
+conformance: deps
+	@scripts/install-deps.sh python3-venv
+	$(SWIFT) build --product trackee
+	@test -x $(CONFORMANCE_VENV)/bin/python || python3 -m venv $(CONFORMANCE_VENV)
+	@$(CONFORMANCE_VENV)/bin/pip install -q recurring-ical-events==3.8.2 icalendar==7.3.0 \
+		python-dateutil==2.9.0.post0 x-wr-timezone==2.0.1
+	$(CONFORMANCE_VENV)/bin/python scripts/conformance.py .build/debug/trackee
 
 install: build
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/trackee

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
         .library(name: "TrackeeSchedule", targets: ["TrackeeSchedule"]),
         .library(name: "TrackeeRules", targets: ["TrackeeRules"]),
+        .library(name: "TrackeeCalendar", targets: ["TrackeeCalendar"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -21,6 +22,8 @@ let package = Package(
     targets: [
         .target(name: "TrackeeCore"),
         .target(name: "TrackeeSchedule", dependencies: ["TrackeeCore"]),
+        .systemLibrary(name: "CLibical", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .target(name: "TrackeeCalendar", dependencies: ["TrackeeCore", "CLibical"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
@@ -31,7 +34,7 @@ let package = Package(
         .target(
             name: "TrackeeDaemon",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule",
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule", "TrackeeCalendar",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -43,6 +46,7 @@ let package = Package(
                 "TrackeeStore",
                 "TrackeeRules",
                 "TrackeeSchedule",
+                "TrackeeCalendar",
                 "TrackeeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -60,6 +64,7 @@ let package = Package(
             ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
+        .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(
             name: "TrackeeCLITests",

@@ -1,5 +1,5 @@
 /// Something that happened and may fire rules: a schedule elapsing, a focus
-/// mode changing. Calendar and location triggers add their own kinds.
+/// mode changing, a calendar event starting or ending.
 ///
 /// `time` is the occurrence's own instant (the scheduled elapse, the moment
 /// the focus changed), never the moment it was noticed, so a 09:00 rule
@@ -18,6 +18,10 @@ public struct TriggerEvent: Sendable, Equatable {
         /// The focus mode changed. `sequence` numbers focus changes in the
         /// store, so each change fires a rule once.
         case focus(mode: String, state: FocusState, sequence: Int64)
+        /// An edge of a calendar occurrence, for one rule: the rule's
+        /// offset and `match:` are already applied, so only that rule is
+        /// considered.
+        case calendar(rule: String, edge: CalendarEdge, occurrence: CalendarOccurrence)
     }
 
     public var kind: Kind
@@ -31,8 +35,10 @@ public struct TriggerEvent: Sendable, Equatable {
     /// The rule a schedule event belongs to; nil for events any rule may
     /// take.
     public var rule: String? {
-        if case .schedule(let rule, _) = kind { return rule }
-        return nil
+        switch kind {
+        case .schedule(let rule, _), .calendar(let rule, _, _): rule
+        case .focus: nil
+        }
     }
 
     /// The trigger kind as rule files and templates name it.
@@ -40,26 +46,54 @@ public struct TriggerEvent: Sendable, Equatable {
         switch kind {
         case .schedule: "schedule"
         case .focus: "focus"
+        case .calendar: "calendar"
         }
     }
 
     /// What identifies this occurrence within a rule; with the rule id it
     /// makes the firing key. A schedule's elapse instant, a focus change's
-    /// sequence number.
+    /// sequence number; for a calendar, the calendar, the event's UID, the
+    /// instance's recurrence id (`-` for an event that does not recur) and
+    /// the edge, so moving or editing an instance does not make it new.
     public var occurrence: String {
         switch kind {
         case .schedule: "at:\(time.seconds)"
         case .focus(_, _, let sequence): "focus:\(sequence)"
+        case .calendar(_, let edge, let o):
+            "cal:\(keyPart(o.calendar)):\(keyPart(o.uid)):\(o.recurrenceID.map { "\($0)" } ?? "-"):\(edge.rawValue)"
         }
     }
 
     /// The values `{{trigger.NAME}}` templates and `TRACKEE_TRIGGER_NAME`
     /// variables give, besides `kind` and `time` which every event has.
-    public var fields: [String: String] {
+    /// Times are ISO 8601 with their offset in `zone`.
+    public func fields(zone: Zone) -> [String: String] {
         switch kind {
         case .schedule(_, let expression): ["at": expression]
         case .focus(let mode, let state, _): ["mode": mode, "state": state.rawValue]
+        case .calendar(_, _, let o):
+            [
+                "calendar": o.calendar, "uid": o.uid, "summary": o.summary, "description": o.description,
+                "location": o.location, "categories": o.categories.joined(separator: ","),
+                "category": o.categories.first ?? "", "start": zone.iso8601(o.start), "end": zone.iso8601(o.end),
+                "all_day": o.allDay ? "true" : "false",
+            ]
         }
+    }
+}
+
+/// `%` and `:` escaped, so the parts of a calendar occurrence key stay apart.
+private func keyPart(_ text: String) -> String {
+    guard text.contains(":") || text.contains("%") else { return text }
+    return text.replacingAll("%", with: "%25").replacingAll(":", with: "%3A")
+}
+
+extension String {
+    /// Every occurrence of `target` replaced, without Foundation.
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
     }
 }
 

@@ -69,6 +69,20 @@ public struct Zone: Sendable, Hashable {
         self.init(identifier: identifier, rules: ZoneRules(rule: rule))
     }
 
+    /// The tzdata zone called `name` (`Europe/Prague`, `UTC`), or nil when
+    /// no such TZif file exists. Unlike ``init(identifier:)`` it never reads
+    /// the name as a POSIX rule or a path: for names that come from files,
+    /// such as an iCalendar TZID.
+    public static func tzdata(_ name: String) -> Zone? {
+        guard !name.hasPrefix("/"), !name.isEmpty else { return nil }
+        if name == "UTC" || name == "Etc/UTC" || name == "Z" { return .utc }
+        guard !name.utf8.contains(0), !name.split(separator: "/", omittingEmptySubsequences: false).contains(".."),
+              let bytes = contentsOfZoneFile(atPath: zoneinfoDirectory() + "/" + name),
+              let rules = ZoneRules(tzif: bytes)
+        else { return nil }
+        return Zone(identifier: name, rules: rules)
+    }
+
     /// The zone of this process: `TZ`, else `/etc/localtime`, else UTC.
     public static func local() -> Zone {
         local(environment: getenv("TZ").map { String(cString: $0) })

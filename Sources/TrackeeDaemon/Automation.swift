@@ -1,40 +1,45 @@
+import TrackeeCalendar
 import TrackeeCore
 import TrackeeRules
 import TrackeeSchedule
 
-/// The rules a process runs: the engine, and every rule's `at:`
-/// expressions parsed once, so finding the next deadline costs no parsing.
+/// The rules a process runs: the engine, and the timed trigger sources
+/// (schedules, calendar edges) prepared once, so finding the next deadline
+/// costs no parsing.
 ///
 /// ```swift
 /// let loaded = Automation.load([RuleFile(path: "rules.yaml", text: yaml)])
 /// loaded.errors            // positioned, one line each
-/// loaded.automation.nextElapse(after: now, zone: zone)
+/// let automation = Automation(loaded.automation.ruleSet, calendars: calendars)
+/// automation.nextElapse(after: now, zone: zone)
 /// ```
 public struct Automation: Sendable {
     public let ruleSet: RuleSet
     public let engine: RuleEngine
-    let schedules: [RuleSchedule]
+    let schedule: ScheduleSource
+    let calendar: CalendarEdgeSource
+    /// Each rule's catch-up policy, by its index in `ruleSet.rules`.
+    let policies: [CatchUp]
 
-    /// One rule's schedule triggers.
-    struct RuleSchedule: Sendable {
-        var rule: Rule
-        var specs: [(expression: String, spec: CalendarSpec)]
-    }
+    private var sources: [any TimedSource] { [schedule, calendar] }
 
-    public init(_ ruleSet: RuleSet) {
+    /// `calendars` are the calendars `ruleSet.calendars` names, read by
+    /// ``CalendarFiles``; a calendar trigger whose calendar is missing
+    /// never fires.
+    public init(_ ruleSet: RuleSet, calendars: [String: EventCalendar] = [:]) {
         self.ruleSet = ruleSet
         engine = RuleEngine(rules: ruleSet.rules)
-        schedules = ruleSet.rules.filter(\.enabled).compactMap { rule in
-            let specs = rule.triggers.compactMap { trigger -> (String, CalendarSpec)? in
-                guard case .schedule(let expression) = trigger, let spec = try? CalendarSpec(expression) else { return nil }
-                return (expression, spec)
-            }
-            return specs.isEmpty ? nil : RuleSchedule(rule: rule, specs: specs)
-        }
+        schedule = ScheduleSource(ruleSet.rules)
+        calendar = CalendarEdgeSource(ruleSet.rules, calendars: calendars)
+        policies = ruleSet.rules.map(CatchUp.init)
     }
 
+    /// The calendars the automation was given.
+    public var calendars: [String: EventCalendar] { calendar.calendars }
+
     /// Loads rule files, checking `at:` expressions with the schedule
-    /// parser. Rules with errors are left out; the rest run.
+    /// parser. Rules with errors are left out; the rest run. Calendars are
+    /// not read here.
     public static func load(_ files: [RuleFile]) -> (automation: Automation, errors: [RuleError]) {
         let result = RuleSet.load(files) { expression in
             do {
@@ -47,101 +52,90 @@ public struct Automation: Sendable {
         return (Automation(result.ruleSet), result.errors)
     }
 
-    /// The earliest schedule elapse after `instant`, over all rules.
+    /// The earliest timed occurrence after `instant`, over all rules: what
+    /// the daemon arms its one deadline for.
     public func nextElapse(after instant: Instant, zone: Zone) -> Instant? {
-        schedules.lazy.flatMap(\.specs).compactMap { $0.spec.next(after: instant, zone: zone) }.min()
+        sources.compactMap { $0.next(after: instant, zone: zone) }.min()
     }
 
-    /// One upcoming schedule elapse.
-    public struct Elapse: Sendable, Equatable {
-        public var rule: String
-        public var expression: String
-        public var time: Instant
+    /// Every timed occurrence in `(after, through]`, in time order (ties in
+    /// rule order), with no catch-up policy applied: what a simulation
+    /// plays. A rule whose two expressions elapse at the same instant
+    /// occurs once.
+    public func occurrences(after: Instant, through: Instant, zone: Zone) -> [TriggerEvent] {
+        Self.ordered(sources.flatMap { $0.occurrences(after: after, through: through, zone: zone) }).map(\.event)
     }
 
-    /// The first `count` elapses after `instant` across all rules, in time
-    /// order (ties in rule order).
-    public func upcoming(after instant: Instant, count: Int, zone: Zone) -> [Elapse] {
-        var all: [Elapse] = []
-        for schedule in schedules {
+    /// The first `count` timed occurrences after `instant` across all
+    /// rules, in time order (ties in rule order), among those `include`
+    /// keeps. Calendars are looked at up to a year ahead.
+    public func upcoming(after instant: Instant, count: Int, zone: Zone,
+                         where include: (TriggerEvent) -> Bool = { _ in true }) -> [TriggerEvent] {
+        var found: [TimedOccurrence] = []
+        for schedule in schedule.schedules {
             for (expression, spec) in schedule.specs {
-                all += spec.elapses(after: instant, zone: zone, count: count).map {
-                    Elapse(rule: schedule.rule.id, expression: expression, time: $0)
+                let events = spec.elapses(after: instant, zone: zone, count: count).map {
+                    TriggerEvent(.schedule(rule: schedule.rule, expression: expression), time: $0)
                 }
+                found += events.filter(include).map { TimedOccurrence(ruleIndex: schedule.ruleIndex, event: $0) }
             }
         }
-        return Array(all.enumerated().sorted {
-            $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset
-        }.prefix(count).map(\.element))
+        if !calendar.triggers.isEmpty {
+            var through = instant
+            for span: Int64 in [86_400, 7 * 86_400, 31 * 86_400, 366 * 86_400] {
+                let ahead = calendar.occurrences(after: through, through: instant + span, zone: zone)
+                found += ahead.filter { include($0.event) }
+                through = instant + span
+                if found.filter({ if case .calendar = $0.event.kind { true } else { false } }).count >= count { break }
+            }
+        }
+        var seen: Set<String> = []
+        return Self.ordered(found).filter { seen.insert("\($0.event.rule ?? "")@\($0.event.occurrence)").inserted }
+            .prefix(count).map(\.event)
     }
 
     /// The first `count` elapses of one rule's `at:` expression after
     /// `instant`; empty for an unknown rule or expression.
     public func elapses(rule: String, expression: String, after instant: Instant, count: Int, zone: Zone) -> [Instant] {
-        guard let schedule = schedules.first(where: { $0.rule.id == rule }),
-              let spec = schedule.specs.first(where: { $0.expression == expression })?.spec
-        else { return [] }
-        return spec.elapses(after: instant, zone: zone, count: count)
+        schedule.elapses(rule: rule, expression: expression, after: instant, count: count, zone: zone)
     }
 
-    /// What a window of schedule time holds: the events that fire, in time
-    /// order, and the occurrences the catch-up policy passes over.
+    /// What a window of time holds: the timed occurrences that fire, in
+    /// time order, and those the catch-up policy passes over.
     public struct Window: Sendable {
         public var events: [TriggerEvent]
         public var skipped: [(event: TriggerEvent, reason: CatchUp.Skip)]
     }
 
-    /// Every schedule occurrence in `(after, through]`, in time order (ties
-    /// in rule order), with no catch-up policy applied: what a simulation
-    /// plays. A rule whose two expressions elapse at the same instant
-    /// occurs once.
-    public func occurrences(after: Instant, through: Instant, zone: Zone) -> [TriggerEvent] {
-        var events: [(TriggerEvent, Int)] = []
-        for (order, schedule) in schedules.enumerated() {
-            let times = schedule.times(after: after, through: through, zone: zone)
-            events += times.keys.map { (TriggerEvent(.schedule(rule: schedule.rule.id, expression: times[$0]!), time: $0), order) }
-        }
-        return events.sorted { $0.0.time != $1.0.time ? $0.0.time < $1.0.time : $0.1 < $1.1 }.map(\.0)
-    }
-
-    /// Schedule occurrences in `(after, through]`, noticed at `now`, sorted
-    /// into those that fire and those each rule's catch-up policy skips. A
-    /// rule whose two expressions elapse at the same instant fires once.
+    /// Timed occurrences in `(after, through]`, noticed at `now`, sorted
+    /// into those that fire and those each rule's catch-up policy skips.
     /// Occurrences too old to fire (more than `max_late` before `now`) are
     /// reported only for the day before that limit, so a long downtime
     /// costs little.
     public func window(after: Instant, through: Instant, now: Instant, zone: Zone) -> Window {
-        var events: [(TriggerEvent, Int)] = []
+        func lookback(_ policy: CatchUp) -> Instant { max(after, now - max(policy.maxLate, CatchUp.grace) - 86_400) }
+        guard let earliest = policies.map(lookback).min() else { return Window(events: [], skipped: []) }
+        var byRule: [Int: [(time: Instant, item: TriggerEvent)]] = [:]
+        for o in sources.flatMap({ $0.occurrences(after: earliest, through: through, zone: zone) })
+        where o.event.time > lookback(policies[o.ruleIndex]) {
+            byRule[o.ruleIndex, default: []].append((o.event.time, o.event))
+        }
+        var fire: [TimedOccurrence] = []
         var skipped: [(event: TriggerEvent, reason: CatchUp.Skip)] = []
-        for (order, schedule) in schedules.enumerated() {
-            let policy = CatchUp(schedule.rule)
-            let start = max(after, now - max(policy.maxLate, CatchUp.grace) - 86_400)
-            let times = schedule.times(after: start, through: through, zone: zone)
-            let sorted = policy.sort(Array(times.keys), now: now)
-            func event(_ time: Instant) -> TriggerEvent {
-                TriggerEvent(.schedule(rule: schedule.rule.id, expression: times[time]!), time: time)
-            }
-            events += sorted.fire.map { (event($0), order) }
-            skipped += sorted.skip.map { (event($0.0), $0.1) }
+        for (index, items) in byRule {
+            let sorted = policies[index].sort(items, now: now)
+            fire += sorted.fire.map { TimedOccurrence(ruleIndex: index, event: $0) }
+            skipped += sorted.skip.map { (event: $0.0, reason: $0.1) }
         }
-        events.sort { $0.0.time != $1.0.time ? $0.0.time < $1.0.time : $0.1 < $1.1 }
-        return Window(events: events.map(\.0), skipped: skipped.sorted { $0.event.time < $1.event.time })
+        return Window(events: Self.ordered(fire).map(\.event),
+                      skipped: skipped.sorted { ($0.event.time, $0.event.occurrence) < ($1.event.time, $1.event.occurrence) })
     }
-}
 
-extension Automation.RuleSchedule {
-    /// Elapse instants in `(after, through]`, each with the first of the
-    /// rule's expressions that elapses then.
-    func times(after: Instant, through: Instant, zone: Zone) -> [Instant: String] {
-        var times: [Instant: String] = [:]
-        for (expression, spec) in specs {
-            var t = after
-            while let next = spec.next(after: t, zone: zone), next <= through {
-                if times[next] == nil { times[next] = expression }
-                t = next
-            }
-        }
-        return times
+    /// By time, ties in rule order, then in the order given.
+    private static func ordered(_ occurrences: [TimedOccurrence]) -> [TimedOccurrence] {
+        occurrences.enumerated().sorted {
+            ($0.element.event.time, $0.element.ruleIndex, $0.offset) < ($1.element.event.time, $1.element.ruleIndex, $1.offset)
+        }.map(\.element)
     }
 }
 

@@ -48,28 +48,37 @@ public struct CatchUp: Sendable, Equatable {
     /// Splits one rule's occurrences (any order) noticed at `now` into those
     /// that fire, in time order, and those that do not, with the reason.
     public func sort(_ times: [Instant], now: Instant) -> (fire: [Instant], skip: [(Instant, Skip)]) {
-        var fire: [Instant] = []
-        var skip: [(Instant, Skip)] = []
-        var missed: [Instant] = []
-        for time in times.sorted() {
+        let sorted = sort(times.map { ($0, $0) }, now: now)
+        return (sorted.fire, sorted.skip)
+    }
+
+    /// ``sort(_:now:)`` for occurrences that carry more than their time
+    /// (two calendar events may start at once). Ties keep their order; of
+    /// missed occurrences at the latest time, `once` fires the last.
+    public func sort<T>(_ items: [(time: Instant, item: T)], now: Instant) -> (fire: [T], skip: [(T, Skip)]) {
+        var fire: [(Instant, T)] = []
+        var skip: [(Instant, T, Skip)] = []
+        var missed: [(Instant, T)] = []
+        for (time, item) in items.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element) {
             let late = now - time
             if late > maxLate {
-                skip.append((time, .tooLate))
+                skip.append((time, item, .tooLate))
             } else if late <= Self.grace {
-                fire.append(time)
+                fire.append((time, item))
             } else {
-                missed.append(time)
+                missed.append((time, item))
             }
         }
         switch policy {
         case .skip:
-            skip += missed.map { ($0, .missed) }
+            skip += missed.map { ($0.0, $0.1, .missed) }
         case .once:
             if let last = missed.last {
-                skip += missed.dropLast().map { ($0, .superseded) }
-                fire.append(last)
+                skip += missed.dropLast().map { ($0.0, $0.1, .superseded) }
+                fire.insert(last, at: 0)
             }
         }
-        return (fire.sorted(), skip.sorted { $0.0 < $1.0 })
+        return (fire.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1),
+                skip.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map { ($0.element.1, $0.element.2) })
     }
 }

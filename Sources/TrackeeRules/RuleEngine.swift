@@ -37,8 +37,10 @@ public struct RuleEngine: Sendable {
     /// The firings `event` causes, in rule order.
     ///
     /// A schedule event considers only the rule it names, and only when
-    /// that rule has an `at:` with the event's expression; a focus event
-    /// considers every rule with a matching `focus:` trigger. A considered
+    /// that rule has an `at:` with the event's expression; a calendar event
+    /// likewise, when that rule has a `calendar:` trigger that accepts the
+    /// occurrence at the event's time; a focus event considers every rule
+    /// with a matching `focus:` trigger. A considered
     /// rule fires when all its conditions hold at `event.time` in
     /// `snapshot.zone` and it is not cooling down (`event.time` earlier
     /// than its last firing plus its cooldown).
@@ -51,6 +53,12 @@ public struct RuleEngine: Sendable {
             candidates = [index]
         case .focus(let mode, let state, _):
             candidates = byFocus[FocusKey(mode: foldFocus(mode), state: state)] ?? []
+        case .calendar(let id, let edge, let occurrence):
+            guard let index = byID[id], rules[index].rule.triggers.contains(where: {
+                guard case .calendar(let trigger) = $0 else { return false }
+                return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence) == event.time
+            }) else { return [] }
+            candidates = [index]
         }
         guard !candidates.isEmpty else { return [] }
         let moment = Moment(event.time, snapshot)

@@ -18,6 +18,9 @@ final class RuleFileReader {
     /// triggers could not be read, which leaves fields unchecked.
     var templateFields: [String]?
     private(set) var errors: [RuleError] = []
+    /// Calendar names triggers use, checked against `calendars:` once every
+    /// file is read (a calendar may be defined in another file).
+    var calendarReferences: [NameReference] = []
 
     init(file: String, validateSchedule: @escaping (String) -> String?) {
         self.file = file
@@ -206,6 +209,23 @@ final class RuleFileReader {
             fail(error.description, at: value)
             return nil
         }
+    }
+}
+
+/// A name a rule uses that another section must define, with where it is
+/// written, so the error can point at it.
+struct NameReference {
+    var name: String
+    var error: RuleError
+}
+
+extension RuleFileReader {
+    /// Notes that the current rule uses calendar `name`, written at `value`.
+    func referCalendar(_ name: String, at value: YAMLValue) {
+        let error = RuleError(
+            file: file, line: value.node.mark?.line ?? 1, column: value.node.mark?.column ?? 1, rule: rule,
+            path: value.path, message: "unknown calendar \"\(name)\"")
+        calendarReferences.append(NameReference(name: name, error: error))
     }
 }
 

@@ -44,6 +44,7 @@ extension RuleSet {
     public static func load(_ files: [RuleFile], validateSchedule: @escaping (String) -> String?) -> RuleLoadResult {
         var loader = RuleSetLoader(validateSchedule: validateSchedule)
         for file in files { loader.load(file) }
+        loader.checkReferences()
         return RuleLoadResult(ruleSet: loader.ruleSet, errors: loader.errors)
     }
 }

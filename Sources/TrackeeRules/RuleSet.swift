@@ -38,7 +38,8 @@ public struct Place: Sendable, Equatable {
 }
 
 /// A named calendar: an `.ics` file or a vdir folder, for calendar triggers.
-/// The path is kept as written; callers expand `~/`.
+/// A relative path is made relative to the rule file's folder; callers
+/// expand `~/`.
 ///
 ///     calendars:
 ///       work: ~/.calendars/work

@@ -8,6 +8,8 @@ struct RuleSetLoader {
     private(set) var errors: [RuleError] = []
     /// `kind NUL name` → `file:line:column` of its first definition.
     private var definitions: [String: String] = [:]
+    /// Calendar names used by triggers, checked by ``checkReferences()``.
+    private var calendarReferences: [NameReference] = []
 
     init(validateSchedule: @escaping (String) -> String?) {
         self.validateSchedule = validateSchedule
@@ -15,7 +17,10 @@ struct RuleSetLoader {
 
     mutating func load(_ file: RuleFile) {
         let reader = RuleFileReader(file: file.path, validateSchedule: validateSchedule)
-        defer { errors += reader.errors }
+        defer {
+            errors += reader.errors
+            calendarReferences += reader.calendarReferences
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: file.text) else { return }
@@ -50,6 +55,23 @@ struct RuleSetLoader {
         return true
     }
 
+    /// Once every file is read: a rule whose trigger names a calendar that
+    /// no file defines is reported at that name and left out.
+    mutating func checkReferences() {
+        let known = Set(ruleSet.calendars.map(\.name))
+        var rejected: Set<String> = []
+        for reference in calendarReferences where !known.contains(reference.name) {
+            guard let rule = reference.error.rule, ruleSet.rules.contains(where: { $0.id == rule }) else { continue }
+            var error = reference.error
+            error.message += known.isEmpty
+                ? "; define it under calendars:, e.g. calendars: {\(reference.name): ~/.calendars/\(reference.name)}"
+                : "; calendars are " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            errors.append(error)
+            rejected.insert(rule)
+        }
+        ruleSet.rules.removeAll { rejected.contains($0.id) }
+    }
+
     // MARK: Places and calendars
 
     /// `places: {office: {lat: 50.08, lon: 14.42, radius: 150}}`.
@@ -81,8 +103,16 @@ struct RuleSetLoader {
             guard let path = pathValue.flatMap({ reader.name($0, "calendar path") }),
                 claim("calendar", entry.key, at: entry.keyNode.mark, path: entry.value.path, reader)
             else { continue }
-            ruleSet.calendars.append(CalendarSource(name: entry.key, path: path))
+            ruleSet.calendars.append(CalendarSource(name: entry.key, path: Self.resolve(path, besides: reader.file)))
         }
+    }
+
+    /// A relative calendar path is relative to the rule file that names it,
+    /// so rules and calendars can travel together; `~/` is left for the
+    /// caller, who knows the home folder.
+    static func resolve(_ path: String, besides file: String) -> String {
+        guard !path.hasPrefix("/"), !path.hasPrefix("~"), let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
     }
 
     // MARK: Syntax errors

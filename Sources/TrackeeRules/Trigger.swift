@@ -13,12 +13,15 @@ public enum Trigger: Sendable, Equatable {
     /// `focus: MODE` with `state: on|off` (default on): that focus mode was
     /// switched on or off. Modes compare without regard to case.
     case focus(mode: String, state: FocusState)
+    /// `calendar: NAME`: an event in that calendar starts or ends.
+    case calendar(CalendarTrigger)
 }
 
 /// One kind of trigger: the key that names it in a rule file, the other keys
 /// it takes, the template fields its events give, and how to read it.
-/// Adding a kind (calendar, location) means adding an entry to ``all``, a
-/// ``Trigger`` case, and its matching in ``RuleEngine``.
+/// Adding a kind means adding an entry to ``all``, a ``Trigger`` case, and
+/// its matching in ``RuleEngine``; each kind's reader lives in its own file
+/// when it is more than a few lines (``calendar``).
 struct TriggerKind: Sendable {
     /// The distinguishing key, such as `at` or `focus`.
     let key: String
@@ -30,7 +33,7 @@ struct TriggerKind: Sendable {
     /// Reads the trigger from a mapping that holds ``key`` and no unknown keys.
     let read: @Sendable (YAMLFields, RuleFileReader) -> Trigger?
 
-    static let all: [TriggerKind] = [.schedule, .focus]
+    static let all: [TriggerKind] = [.schedule, .focus, .calendar]
 
     static let schedule = TriggerKind(key: "at", options: [], fields: ["at"]) { fields, reader in
         guard let value = fields["at"] else { return nil }

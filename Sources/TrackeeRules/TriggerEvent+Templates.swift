@@ -11,7 +11,7 @@ extension TriggerEvent {
     ///     ["kind": "focus", "time": "2026-11-20T11:03:00+01:00", "rule": "deep",
     ///      "mode": "deep", "state": "on"]
     func templateValues(rule: String, zone: Zone) -> [String: String] {
-        var values = fields
+        var values = fields(zone: zone)
         values["kind"] = kindName
         values["time"] = zone.iso8601(time)
         values["rule"] = rule
@@ -24,6 +24,7 @@ extension TriggerEvent {
         switch kind {
         case .schedule(_, let expression): "schedule \(expression)"
         case .focus(let mode, let state, _): "focus \(mode) \(state.rawValue)"
+        case .calendar(_, let edge, let o): "calendar \(o.calendar) \"\(o.summary)\" \(edge.rawValue)"
         }
     }
 }

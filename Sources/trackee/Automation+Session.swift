@@ -12,18 +12,24 @@ struct RulesOption: ParsableArguments {
 }
 
 extension Session {
-    /// Reads and checks the rule files. Errors are positioned sentences;
-    /// the rules without errors still load.
-    func loadRules(_ paths: [String]) -> (automation: Automation, errors: [String]) {
+    /// Reads and checks the rule files and, with `calendars`, reads the
+    /// calendars they name. Errors are positioned sentences; the rules
+    /// without errors still load, and a calendar that cannot be read is
+    /// left out.
+    func loadRules(_ paths: [String], calendars: Bool = true) -> (automation: Automation, errors: [String]) {
         let read = RuleFiles.read(RuleFiles.paths(explicit: paths, environment: environment))
         let loaded = Automation.load(read.files)
-        return (loaded.automation, read.errors + loaded.errors.map(\.description))
+        var errors = read.errors + loaded.errors.map(\.description)
+        guard calendars, !loaded.automation.ruleSet.calendars.isEmpty else { return (loaded.automation, errors) }
+        let calendars = CalendarFiles.read(loaded.automation.ruleSet.calendars, zone: zone, environment: environment)
+        errors += calendars.problems.map(\.description)
+        return (Automation(loaded.automation.ruleSet, calendars: calendars.calendars), errors)
     }
 
     /// Rules for a command that acts on them: any error stops it, since a
     /// one-shot command has no later moment to report it (exit 78).
-    func strictRules(_ option: RulesOption) throws -> Automation {
-        let loaded = loadRules(option.paths)
+    func strictRules(_ option: RulesOption, calendars: Bool = true) throws -> Automation {
+        let loaded = loadRules(option.paths, calendars: calendars)
         guard loaded.errors.isEmpty else {
             for error in loaded.errors.dropLast() { writeAll(2, "trackee: \(error)\n") }
             throw CommandFailure.config(loaded.errors.last!)

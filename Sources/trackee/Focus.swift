@@ -65,7 +65,7 @@ extension Trackee {
         }
 
         static func change(to mode: String?, rules: RulesOption, session: Session) throws {
-            let automation = try session.strictRules(rules)
+            let automation = try session.strictRules(rules, calendars: false)
             let store = try session.openStore()
             let (change, reports) = try session.runner(store).setFocus(
                 mode, automation: automation, at: session.now, source: "cli")

@@ -7,7 +7,7 @@ extension Trackee {
     struct Rules: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rules",
-            abstract: "Check rule files and list upcoming schedule firings.",
+            abstract: "Check rule files and list upcoming schedule and calendar firings.",
             discussion: "Rule files are described in trackee-rules(5).",
             subcommands: [Check.self, Next.self])
 
@@ -36,28 +36,51 @@ extension Trackee {
                 var triggers: [TriggerView]
             }
 
-            /// `{"at": EXPR, "next": [...]}` or `{"focus": MODE, "state": "on"}`.
+            /// `{"at": EXPR, "next": [...]}`, `{"focus": MODE, "state": "on"}`
+            /// or `{"calendar": NAME, "event": "start", "offset": "-2m", "upcoming": [...]}`.
             struct TriggerView: Encodable {
                 var at: String?
                 var next: [String]?
                 var focus: String?
                 var state: String?
+                var calendar: String?
+                var event: String?
+                var offset: String?
+                var upcoming: [UpcomingEvent]?
+            }
+
+            /// A calendar firing ahead: when, and the event's summary.
+            struct UpcomingEvent: Encodable {
+                var time: String
+                var summary: String
             }
 
             func run() throws {
                 try Session.run(common) { session in
                     let loaded = session.loadRules(files)
                     for error in loaded.errors where !session.out.json { writeAll(2, "trackee: \(error)\n") }
-                    let views = loaded.automation.ruleSet.rules.map { rule in
+                    let automation = loaded.automation
+                    let views = automation.ruleSet.rules.map { rule in
                         RuleView(id: rule.id, name: rule.name, enabled: rule.enabled, triggers: rule.triggers.map { trigger in
                             switch trigger {
                             case .schedule(let expression):
-                                let next = rule.enabled ? loaded.automation.elapses(
+                                let next = rule.enabled ? automation.elapses(
                                     rule: rule.id, expression: expression, after: session.now, count: count, zone: session.zone
                                 ).map { session.zone.iso8601($0) } : []
                                 return TriggerView(at: expression, next: next)
                             case .focus(let mode, let state):
                                 return TriggerView(focus: mode, state: state.rawValue)
+                            case .calendar(let t):
+                                let upcoming = rule.enabled ? automation.upcoming(after: session.now, count: count, zone: session.zone) {
+                                    guard case .calendar(rule.id, t.edge, let o) = $0.kind else { return false }
+                                    return t.accepts(o) && t.time(of: o) == $0.time
+                                } : []
+                                return TriggerView(
+                                    calendar: t.calendar, event: t.edge.rawValue, offset: t.offset == 0 ? nil : t.offsetText,
+                                    upcoming: upcoming.map { event in
+                                        guard case .calendar(_, _, let o) = event.kind else { return UpcomingEvent(time: "", summary: "") }
+                                        return UpcomingEvent(time: session.zone.iso8601(event.time), summary: o.summary)
+                                    })
                             }
                         })
                     }
@@ -68,14 +91,7 @@ extension Trackee {
                         for rule in views {
                             session.out.line("rule \"\(rule.id)\"" + (rule.name.map { " (\($0))" } ?? "")
                                              + (rule.enabled ? "" : " [disabled]"))
-                            for trigger in rule.triggers {
-                                if let at = trigger.at, let next = trigger.next {
-                                    let shown = !rule.enabled ? "disabled" : next.isEmpty ? "never fires again" : next.joined(separator: ", ")
-                                    session.out.line("  at \(at): \(shown)")
-                                } else if let focus = trigger.focus, let state = trigger.state {
-                                    session.out.line("  focus \(focus) \(state)")
-                                }
-                            }
+                            for trigger in rule.triggers { session.out.line("  " + Self.describe(trigger, enabled: rule.enabled)) }
                         }
                     }
                     guard loaded.errors.isEmpty else {
@@ -86,6 +102,21 @@ extension Trackee {
                 }
             }
 
+            /// `at Mon..Fri 09:00: 2026-11-23T09:00:00+01:00, …`,
+            /// `calendar work start -2m: 2026-11-24T09:28:00+01:00 Standup, …`.
+            static func describe(_ trigger: TriggerView, enabled: Bool) -> String {
+                if let at = trigger.at, let next = trigger.next {
+                    let shown = !enabled ? "disabled" : next.isEmpty ? "never fires again" : next.joined(separator: ", ")
+                    return "at \(at): \(shown)"
+                }
+                if let focus = trigger.focus, let state = trigger.state { return "focus \(focus) \(state)" }
+                let head = "calendar \(trigger.calendar ?? "") \(trigger.event ?? "start")" + (trigger.offset.map { " \($0)" } ?? "")
+                let upcoming = trigger.upcoming ?? []
+                let shown = !enabled ? "disabled" : upcoming.isEmpty ? "no event ahead within a year"
+                    : upcoming.map { "\($0.time) \($0.summary)" }.joined(separator: ", ")
+                return "\(head): \(shown)"
+            }
+
             private func counted(_ n: Int, _ noun: String) -> String {
                 n == 0 ? "no \(noun)s" : n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
             }
@@ -94,7 +125,7 @@ extension Trackee {
         struct Next: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "next",
-                abstract: "Print the upcoming schedule firings of all rules, in the local zone with offsets.")
+                abstract: "Print the upcoming schedule and calendar firings of all rules, in the local zone with offsets.")
 
             @OptionGroup var common: CommonOptions
             @OptionGroup var rules: RulesOption
@@ -105,10 +136,33 @@ extension Trackee {
             @Option(parsing: .unconditional, help: "List firings after this time instead of now; see TIME FORMATS.")
             var from: String?
 
+            /// A schedule firing has `expression`; a calendar one `calendar`,
+            /// `event` and `summary`.
             struct View: Encodable {
                 var time: String
                 var rule: String
-                var expression: String
+                var expression: String?
+                var calendar: String?
+                var event: String?
+                var summary: String?
+
+                init(_ event: TriggerEvent, zone: Zone) {
+                    time = zone.iso8601(event.time)
+                    rule = event.rule ?? ""
+                    switch event.kind {
+                    case .schedule(_, let expression): self.expression = expression
+                    case .calendar(_, let edge, let o):
+                        calendar = o.calendar
+                        self.event = edge.rawValue
+                        summary = o.summary
+                    case .focus: break
+                    }
+                }
+
+                var text: String {
+                    if let expression { return "\(time)  \(rule)  \(expression)" }
+                    return "\(time)  \(rule)  calendar \(calendar ?? ""): \(summary ?? "") (\(event ?? "start"))"
+                }
             }
 
             func validate() throws {
@@ -119,15 +173,13 @@ extension Trackee {
                 try Session.run(common) { session in
                     let automation = try session.strictRules(rules)
                     let from = try self.from.map { try session.time($0, option: "--from") } ?? session.now
-                    let next = automation.upcoming(after: from, count: count, zone: session.zone)
+                    let next = automation.upcoming(after: from, count: count, zone: session.zone).map { View($0, zone: session.zone) }
                     if session.out.json {
-                        session.out.emit(next.map { View(time: session.zone.iso8601($0.time), rule: $0.rule, expression: $0.expression) })
+                        session.out.emit(next)
                         return
                     }
-                    if next.isEmpty { session.out.line("no schedule firings ahead") }
-                    for elapse in next {
-                        session.out.line("\(session.zone.iso8601(elapse.time))  \(elapse.rule)  \(elapse.expression)")
-                    }
+                    if next.isEmpty { session.out.line("no firings ahead") }
+                    for view in next { session.out.line(view.text) }
                 }
             }
         }

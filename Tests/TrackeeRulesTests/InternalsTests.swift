@@ -9,10 +9,14 @@ struct InternalsTests {
         let events: [String: TriggerEvent] = [
             "at": TriggerEvent(.schedule(rule: "r", expression: "09:00"), time: Instant(seconds: 0)),
             "focus": TriggerEvent(.focus(mode: "m", state: .on, sequence: 1), time: Instant(seconds: 0)),
+            "calendar": TriggerEvent(
+                .calendar(rule: "r", edge: .start, occurrence: CalendarOccurrence(
+                    calendar: "work", uid: "u", start: Instant(seconds: 0), end: Instant(seconds: 60))),
+                time: Instant(seconds: 0)),
         ]
         #expect(Set(TriggerKind.all.map(\.key)) == Set(events.keys))
         for kind in TriggerKind.all {
-            #expect(Set(kind.fields) == Set(events[kind.key]!.fields.keys), "\(kind.key)")
+            #expect(Set(kind.fields) == Set(events[kind.key]!.fields(zone: .utc).keys), "\(kind.key)")
         }
     }
 

@@ -2,20 +2,20 @@
 ///
 /// Every format writes straight into one byte array, so a 100,000-row
 /// export builds no intermediate string per field or per row.
-struct ExportBuffer {
-    var bytes: [UInt8] = []
+public struct ExportBuffer {
+    public var bytes: [UInt8] = []
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func write(_ text: String) {
+    public mutating func write(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func write(byte: UInt8) {
+    public mutating func write(byte: UInt8) {
         bytes.append(byte)
     }
 

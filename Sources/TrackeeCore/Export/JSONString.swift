@@ -4,7 +4,7 @@ extension ExportBuffer {
     /// Quote, backslash, and the control characters U+0000–U+001F are
     /// escaped (`\n`, `\r`, `\t` by name, the rest as `\u00XX`); everything
     /// else, including non-ASCII, passes through as UTF-8.
-    mutating func writeJSONString(_ text: String) {
+    public mutating func writeJSONString(_ text: String) {
         bytes.append(ASCII.quote)
         if text.utf8.contains(where: Self.needsJSONEscape) {
             for byte in text.utf8 {

@@ -1,0 +1,201 @@
+/// The content lines of an iCalendar text (RFC 5545 section 3.1): folded
+/// lines joined, each split into name, parameters and value, and each
+/// remembering the physical line it began on.
+///
+/// libical's parser keeps no positions, so this first layer is ours: it is
+/// what lets an error name the line, and it refuses what libical would
+/// quietly turn into `X-LIC-ERROR` properties (broken folding, text that is
+/// not UTF-8, a file cut off inside a component). Values are handed to
+/// libical's value parsers afterwards.
+///
+///     BEGIN:VEVENT
+///     SUMMARY:Weekly sync with a long na
+///      me that was folded
+///     → ContentLine(name: "SUMMARY", value: "Weekly sync with a long name that was folded", line: 2)
+struct ContentLine: Sendable {
+    /// Upper-cased, as names are case-insensitive.
+    var name: String
+    var parameters: [Parameter]
+    /// The raw value: escapes (`\,`, `\n`) are left for the property's
+    /// reader, which knows whether the value is text.
+    var value: String
+    /// 1-based physical line where the content line begins.
+    var line: Int
+
+    struct Parameter: Sendable {
+        /// Upper-cased.
+        var name: String
+        /// Quotes removed; a parameter may list several values.
+        var values: [String]
+    }
+
+    /// The first value of parameter `name` (upper-case).
+    func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name }?.values.first
+    }
+}
+
+/// A problem in an iCalendar text, at a line of it.
+public struct CalendarError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// 1-based; 0 when the problem is the file as a whole (it cannot be read).
+    public var line: Int
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `work/standup.ics:12: DTSTART: "2026-13-01" is not a date or date-time`.
+    public var description: String {
+        line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+    }
+}
+
+/// A problem found while reading, before the file name is known to the reader.
+struct LineError: Error {
+    var line: Int
+    var message: String
+}
+
+enum ContentLineScanner {
+    /// Splits `bytes` into content lines. Accepts CRLF and bare LF line
+    /// ends, and a space or a tab as the fold marker; blank lines are
+    /// skipped.
+    static func scan(_ bytes: [UInt8]) throws(LineError) -> [ContentLine] {
+        if let bad = firstInvalidUTF8(bytes) {
+            throw LineError(line: lineNumber(at: bad, in: bytes), message: "the text is not UTF-8 (byte \(bytes[bad]) at offset \(bad))")
+        }
+        var lines: [ContentLine] = []
+        lines.reserveCapacity(bytes.count / 40)
+        var logical: [UInt8] = []
+        var logicalLine = 0
+        var physical = 0
+        var index = bytes.startIndex
+        // A byte-order mark is allowed before the first line.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+        while index < bytes.endIndex {
+            physical += 1
+            var end = index
+            while end < bytes.endIndex && bytes[end] != 0x0A { end += 1 }
+            var contentEnd = end
+            if contentEnd > index && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            let first = index < contentEnd ? bytes[index] : nil
+            if first == 0x20 || first == 0x09 {
+                guard logicalLine > 0 else {
+                    throw LineError(line: physical, message: "a folded continuation line with no line before it")
+                }
+                logical.append(contentsOf: bytes[(index + 1)..<contentEnd])
+            } else {
+                if logicalLine > 0 { lines.append(try split(logical, line: logicalLine)) }
+                logical.removeAll(keepingCapacity: true)
+                if contentEnd > index {
+                    logical.append(contentsOf: bytes[index..<contentEnd])
+                    logicalLine = physical
+                } else {
+                    logicalLine = 0
+                }
+            }
+            index = end < bytes.endIndex ? end + 1 : end
+        }
+        if logicalLine > 0 { lines.append(try split(logical, line: logicalLine)) }
+        return lines
+    }
+
+    /// `NAME;PARAM=a,"b;c":value` → name, parameters, value.
+    private static func split(_ bytes: [UInt8], line: Int) throws(LineError) -> ContentLine {
+        var i = 0
+        while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
+        guard i > 0 else {
+            throw LineError(line: line, message: "expected NAME:VALUE, found \(preview(bytes)) (is a folded line missing its leading space?)")
+        }
+        let name = String(decoding: bytes[0..<i], as: UTF8.self).uppercased()
+        var parameters: [ContentLine.Parameter] = []
+        while i < bytes.count, bytes[i] == UInt8(ascii: ";") {
+            i += 1
+            let start = i
+            while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
+            guard i > start, i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
+                throw LineError(line: line, message: "\(name): a parameter must be NAME=VALUE, found \(preview(Array(bytes[start...])))")
+            }
+            let parameterName = String(decoding: bytes[start..<i], as: UTF8.self).uppercased()
+            i += 1
+            var values: [String] = []
+            while true {
+                if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                    let open = i + 1
+                    i = open
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
+                    guard i < bytes.count else {
+                        throw LineError(line: line, message: "\(name): parameter \(parameterName) has an unclosed quote")
+                    }
+                    values.append(String(decoding: bytes[open..<i], as: UTF8.self))
+                    i += 1
+                } else {
+                    let start = i
+                    while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: ";"),
+                        bytes[i] != UInt8(ascii: ":")
+                    {
+                        i += 1
+                    }
+                    values.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                }
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
+                i += 1
+            }
+            parameters.append(ContentLine.Parameter(name: parameterName, values: values))
+        }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
+            throw LineError(line: line, message: "\(name): expected \":\" before the value (is a folded line missing its leading space?)")
+        }
+        return ContentLine(
+            name: name, parameters: parameters, value: String(decoding: bytes[(i + 1)...], as: UTF8.self), line: line)
+    }
+
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
+            || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
+    }
+
+    private static func preview(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return "\"\(text)\(bytes.count > 40 ? "…" : "")\""
+    }
+
+    /// The offset of the first byte that breaks UTF-8, if any.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE, 0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return i
+            }
+            guard i + length <= n else { return i }
+            if bytes[i + 1] < low || bytes[i + 1] > high { return i }
+            for k in 2..<length where bytes[i + k] < 0x80 || bytes[i + k] > 0xBF { return i }
+            i += length
+        }
+        return nil
+    }
+
+    static func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {
+        1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+}

@@ -1,0 +1,192 @@
+import CLibical
+import Glibc
+import TrackeeCore
+
+/// Everything trackee asks of libical, behind Swift values: parsing DATE,
+/// DATE-TIME, DURATION, PERIOD and RECUR values, and iterating a
+/// recurrence rule. This file is the only place that calls into C or holds
+/// a C pointer.
+enum Libical {
+    /// libical reports bad input through `icalerrno`; make sure no build of
+    /// it turns that into an abort.
+    private static let configured: Bool = {
+        icalerror_set_errors_are_fatal(0)
+        return true
+    }()
+
+    /// `20261123`, `20261123T093000` or `20261123T093000Z`; nil when libical
+    /// cannot read it or the fields are out of range.
+    static func time(_ text: String) -> TimeValue? {
+        _ = configured
+        guard text.utf8.count >= 8, text.utf8.count <= 16,
+              text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: "Z") })
+        else { return nil }
+        let t = text.withCString { icaltime_from_string($0) }
+        guard icaltime_is_null_time(t) == 0 else { return nil }
+        return TimeValue(t)
+    }
+
+    /// `PT1H30M`, `-P1D`, `P2W`; nil when libical cannot read it.
+    static func duration(_ text: String) -> NominalDuration? {
+        _ = configured
+        let d = text.withCString { icaldurationtype_from_string($0) }
+        guard icaldurationtype_is_bad_duration(d) == 0 else { return nil }
+        return NominalDuration(d)
+    }
+
+    /// `START/END` or `START/DURATION`; nil when libical cannot read it.
+    static func period(_ text: String) -> (start: TimeValue, length: PeriodEnd)? {
+        _ = configured
+        let p = text.withCString { icalperiodtype_from_string($0) }
+        guard icaltime_is_null_time(p.start) == 0, let start = TimeValue(p.start) else { return nil }
+        if icaltime_is_null_time(p.end) == 0 {
+            guard let end = TimeValue(p.end) else { return nil }
+            return (start, .end(end))
+        }
+        guard icaldurationtype_is_bad_duration(p.duration) == 0 else { return nil }
+        return (start, .duration(NominalDuration(p.duration)))
+    }
+
+    /// A parsed RRULE (or the RRULE of a VTIMEZONE observance).
+    ///
+    /// libical's struct holds one pointer, `rscale`, which is set only for
+    /// RFC 7529 rules; those are refused, so a stored rule never points
+    /// anywhere and may cross threads.
+    struct Rule: @unchecked Sendable {
+        fileprivate var raw: icalrecurrencetype
+
+        /// The rule's UNTIL, if any.
+        var until: TimeValue? {
+            icaltime_is_null_time(raw.until) != 0 ? nil : TimeValue(raw.until)
+        }
+
+        /// The rule's COUNT, or 0.
+        var count: Int { Int(raw.count) }
+
+        /// The same rule without UNTIL: trackee compares UNTIL itself,
+        /// because libical would compare a UTC UNTIL with floating local
+        /// times.
+        var withoutUntil: Rule {
+            var copy = self
+            copy.raw.until = icaltime_null_time()
+            return copy
+        }
+    }
+
+    /// Why a RECUR value was refused.
+    enum RuleProblem: Error {
+        case unreadable
+        case rscale(String)
+    }
+
+    static func rule(_ text: String) -> Result<Rule, RuleProblem> {
+        _ = configured
+        icalerror_clear_errno()
+        var raw = text.withCString { icalrecurrencetype_from_string($0) }
+        if let rscale = raw.rscale {
+            let name = String(cString: rscale)
+            free(rscale)
+            raw.rscale = nil
+            return .failure(.rscale(name))
+        }
+        guard raw.freq != ICAL_NO_RECURRENCE, icalerrno_return().pointee == ICAL_NO_ERROR else {
+            return .failure(.unreadable)
+        }
+        return .success(Rule(raw: raw))
+    }
+
+    /// Walks a rule's instants from a start, in the start's own wall time.
+    /// libical is handed floating times, so it never converts zones; the
+    /// caller turns each wall time into an instant.
+    final class Iterator {
+        private let pointer: OpaquePointer
+        private let isDate: Bool
+
+        /// Nil when libical refuses the rule for this start (a BY part out
+        /// of range for the frequency, for example).
+        init?(_ rule: Rule, start: TimeValue) {
+            _ = configured
+            isDate = start.isDate
+            guard let pointer = icalrecur_iterator_new(rule.raw, start.floating) else { return nil }
+            self.pointer = pointer
+        }
+
+        deinit { icalrecur_iterator_free(pointer) }
+
+        /// Jumps ahead: the next instance returned is the first at or after
+        /// `start`. Only for rules without COUNT; false when libical
+        /// refuses.
+        func jump(to start: LocalDateTime) -> Bool {
+            var t = TimeValue(local: start, isDate: isDate, isUTC: false).floating
+            t.is_date = isDate ? 1 : 0
+            return icalrecur_iterator_set_start(pointer, t) != 0
+        }
+
+        func next() -> LocalDateTime? {
+            let t = icalrecur_iterator_next(pointer)
+            guard icaltime_is_null_time(t) == 0 else { return nil }
+            return LocalDateTime(year: Int(t.year), month: Int(t.month), day: Int(t.day),
+                                 hour: Int(t.hour), minute: Int(t.minute), second: Int(t.second))
+        }
+    }
+}
+
+/// A DATE or DATE-TIME value as written: wall time, whether it is a DATE,
+/// whether it ends in `Z`. Its TZID, if any, is the property's.
+struct TimeValue: Hashable, Sendable {
+    var local: LocalDateTime
+    var isDate: Bool
+    var isUTC: Bool
+
+    init(local: LocalDateTime, isDate: Bool, isUTC: Bool) {
+        self.local = local
+        self.isDate = isDate
+        self.isUTC = isUTC
+    }
+
+    fileprivate init?(_ t: icaltimetype) {
+        let local = LocalDateTime(year: Int(t.year), month: Int(t.month), day: Int(t.day),
+                                  hour: t.is_date != 0 ? 0 : Int(t.hour), minute: t.is_date != 0 ? 0 : Int(t.minute),
+                                  second: t.is_date != 0 ? 0 : Int(t.second))
+        guard local.date.isValid, (0...23).contains(local.hour), (0...59).contains(local.minute),
+              (0...60).contains(local.second)
+        else { return nil }
+        self.init(local: local, isDate: t.is_date != 0, isUTC: icaltime_is_utc(t) != 0)
+    }
+
+    fileprivate var floating: icaltimetype {
+        var t = icaltime_null_time()
+        t.year = Int32(local.date.year)
+        t.month = Int32(local.date.month)
+        t.day = Int32(local.date.day)
+        t.hour = Int32(local.hour)
+        t.minute = Int32(local.minute)
+        t.second = Int32(local.second)
+        t.is_date = isDate ? 1 : 0
+        return t
+    }
+}
+
+/// A DURATION value: weeks and days are nominal (they follow the wall
+/// clock across a DST change), hours, minutes and seconds exact.
+struct NominalDuration: Hashable, Sendable {
+    var days: Int
+    var seconds: Int64
+
+    init(days: Int, seconds: Int64) {
+        self.days = days
+        self.seconds = seconds
+    }
+
+    fileprivate init(_ d: icaldurationtype) {
+        let sign = d.is_neg != 0 ? -1 : 1
+        days = sign * (Int(d.weeks) * 7 + Int(d.days))
+        seconds = Int64(sign) * (Int64(d.hours) * 3600 + Int64(d.minutes) * 60 + Int64(d.seconds))
+    }
+}
+
+/// How an RDATE PERIOD gives its instance's length.
+enum PeriodEnd: Hashable, Sendable {
+    case end(TimeValue)
+    case duration(NominalDuration)
+}

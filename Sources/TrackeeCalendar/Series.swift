@@ -1,0 +1,241 @@
+import TrackeeCore
+
+/// Every component of one UID: the event or series itself (the master) and
+/// the overrides of single instances. This is where recurrence is worked
+/// out; libical only walks the RRULEs.
+///
+/// The recurrence set (RFC 5545 3.8.5) is DTSTART, every RRULE instance
+/// and every RDATE, less every EXDATE. Instances are told apart by their
+/// recurrence id (their original start), so a date that two rules, a rule
+/// and an RDATE, or two copies of the same component give is one instance.
+/// An override replaces the instance its RECURRENCE-ID names, wherever it
+/// moves it; with `RANGE=THISANDFUTURE` it also moves every later instance
+/// by the same wall-clock amount and gives them its length and text.
+///
+/// Where RFC 5545 leaves a choice, the choice matches the
+/// recurring-ical-events package (see README, "Calendar conformance"):
+/// DTSTART is an instance even when the rule does not produce it; of
+/// several components for one instance the highest SEQUENCE wins, the
+/// first on a tie; a DATE EXDATE removes every instance on that day.
+struct Series: Sendable {
+    typealias RecurrenceID = CalendarOccurrence.RecurrenceID
+
+    var uid: String
+    var master: EventComponent?
+    /// One per instance.
+    var overrides: [RecurrenceID: EventComponent] = [:]
+    /// THISANDFUTURE overrides by the instant they take effect, ascending,
+    /// with the wall-clock seconds they move later instances by.
+    var ranges: [(from: Instant, shift: Int64, override: EventComponent)] = []
+    var excluded: Set<RecurrenceID> = []
+    /// DATE EXDATEs of a timed series: every instance on that day goes.
+    var excludedDays: Set<LocalDate> = []
+    /// How far a THISANDFUTURE override moves instances, at the extremes,
+    /// in seconds (a day of slack for DST).
+    var shifts: (earliest: Int64, latest: Int64) = (0, 0)
+    /// The longest instance, in seconds (nominal days counted generously).
+    var longest: Int64 = 0
+
+    init(uid: String, components: [EventComponent], local: Zone) {
+        self.uid = uid
+        var master: EventComponent?
+        for c in components where c.recurrenceID == nil {
+            if master == nil || c.sequence > master!.sequence { master = c }
+        }
+        self.master = master
+        for c in components {
+            guard let rid = c.recurrenceID else { continue }
+            let key = master.map { rid.recurrenceID(matching: $0.start, local: local) } ?? rid.recurrenceID(local: local)
+            if let existing = overrides[key], existing.sequence >= c.sequence { continue }
+            overrides[key] = c
+        }
+        guard let master else { return }
+        let zone = master.start.zone(local: local)
+        for exdate in master.exdates {
+            if exdate.isDate && !master.start.isDate {
+                excludedDays.insert(exdate.value.local.date)
+            } else {
+                excluded.insert(exdate.recurrenceID(matching: master.start, local: local))
+            }
+        }
+        // An override of an instance that no longer exists is gone with it:
+        // an excluded one (how calendars delete an edited instance), or a
+        // stale copy of an older version of the series.
+        for (key, c) in overrides {
+            let instant = c.recurrenceID!.instant(matching: master.start, local: local)
+            let day = zone.localDateTime(instant).date
+            if excluded.contains(key) || excludedDays.contains(day)
+                || (c.recurs && c.sequence < master.sequence
+                    && !instances(of: master, from: instant, through: instant, local: local).contains { $0.id == key })
+            {
+                overrides[key] = nil
+            }
+        }
+        for (_, c) in overrides where c.thisAndFuture {
+            let from = c.recurrenceID!.instant(matching: master.start, local: local)
+            let shift = zone.localDateTime(c.start.instant(local: local)).secondsSinceEpoch
+                - zone.localDateTime(from).secondsSinceEpoch
+            ranges.append((from, shift, c))
+            shifts = (min(shifts.earliest, shift - 86_400), max(shifts.latest, shift + 86_400))
+        }
+        ranges.sort { $0.from < $1.from }
+        longest = ([master.effectiveLength] + master.rdates.compactMap(\.length) + ranges.map(\.override.effectiveLength))
+            .map(Self.upperBound).max() ?? 0
+    }
+
+    /// Whether the series is a single event with nothing to expand.
+    var isSingle: Bool { overrides.isEmpty && !(master?.recurs ?? true) }
+
+    /// The occurrences that overlap `[from, to)`, in no particular order.
+    func occurrences(from: Instant, to: Instant, calendar: String, local: Zone) -> [CalendarOccurrence] {
+        var result: [CalendarOccurrence] = []
+        if let master {
+            let zone = master.start.zone(local: local)
+            let lo = from - longest - max(0, shifts.latest)
+            let hi = to - min(0, shifts.earliest)
+            for instance in instances(of: master, from: lo, through: hi, local: local)
+            where !excluded.contains(instance.id) && overrides[instance.id] == nil
+                && (excludedDays.isEmpty || !excludedDays.contains(zone.localDateTime(instance.start).date))
+            {
+                var source = master
+                var start = instance.start
+                var length = instance.length ?? master.effectiveLength
+                if let range = ranges.last(where: { $0.from < instance.start }) {
+                    source = range.override
+                    let wall = zone.localDateTime(instance.start).secondsSinceEpoch + range.shift
+                    start = zone.instant(for: LocalDateTime(secondsSinceEpoch: wall))
+                    length = instance.length ?? range.override.effectiveLength
+                }
+                let occurrence = make(source, calendar: calendar, id: master.recurs ? instance.id : nil,
+                                      start: start, length: length, status: master.status, local: local)
+                if Self.overlaps(occurrence, from: from, to: to) { result.append(occurrence) }
+            }
+        }
+        for (id, c) in overrides {
+            let status = master?.status == .cancelled ? .cancelled : c.status
+            let occurrence = make(c, calendar: calendar, id: id, start: c.start.instant(local: local),
+                                  length: c.length ?? master?.effectiveLength ?? c.effectiveLength, status: status, local: local)
+            if Self.overlaps(occurrence, from: from, to: to) { result.append(occurrence) }
+        }
+        return result
+    }
+
+    /// One instance before overrides: its recurrence id, original start,
+    /// and its own length when an RDATE PERIOD gives one.
+    struct Instance {
+        var id: RecurrenceID
+        var start: Instant
+        var length: EventLength?
+    }
+
+    /// The recurrence set's instances whose original start lies in
+    /// `[from, through]`, each once, before EXDATEs.
+    func instances(of master: EventComponent, from: Instant, through: Instant, local: Zone) -> [Instance] {
+        var seen: Set<RecurrenceID> = []
+        var result: [Instance] = []
+        func add(_ id: RecurrenceID, _ start: Instant, _ length: EventLength?) {
+            if start >= from && start <= through && seen.insert(id).inserted {
+                result.append(Instance(id: id, start: start, length: length))
+            }
+        }
+        let start = master.start
+        let zone = start.zone(local: local)
+        let walks = master.rules.map { RuleWalk(rule: $0.rule, start: start, zone: zone) }
+        // RDATEs first: a PERIOD's own length wins over the rule's instance at the same time.
+        for (time, length) in master.rdates {
+            add(time.recurrenceID(matching: start, local: local), time.instant(matching: start, local: local), length)
+        }
+        // DTSTART is an instance, unless every rule with an UNTIL ended before it.
+        let untils = walks.compactMap(\.untilWall)
+        if untils.isEmpty || untils.contains(where: { $0 >= start.value.local }) {
+            add(start.recurrenceID(local: local), start.instant(local: local), nil)
+        }
+        for walk in walks {
+            for wall in walk.walls(from: from, through: through) {
+                let time = EventTime(value: TimeValue(local: wall, isDate: start.isDate, isUTC: false), placement: start.placement)
+                add(time.recurrenceID(local: local), time.instant(local: local), nil)
+            }
+        }
+        return result
+    }
+
+    private func make(_ c: EventComponent, calendar: String, id: RecurrenceID?, start: Instant, length: EventLength,
+                      status: CalendarOccurrence.Status, local: Zone) -> CalendarOccurrence {
+        let end: Instant
+        if c.start.isDate, case .nominal(let d) = length, d.seconds == 0 {
+            end = local.startOfDay(local.localDateTime(start).date.adding(days: d.days))
+        } else {
+            end = max(start, length.end(from: start, zone: c.start.zone(local: local)))
+        }
+        return CalendarOccurrence(
+            calendar: calendar, uid: uid, recurrenceID: id, start: start, end: end, allDay: c.start.isDate,
+            summary: c.summary, description: c.description, location: c.location, categories: c.categories, status: status)
+    }
+
+    static func overlaps(_ o: CalendarOccurrence, from: Instant, to: Instant) -> Bool {
+        o.start < to && (o.end > from || (o.start == o.end && o.start >= from))
+    }
+
+    /// A length in seconds at least as long as any instance with it.
+    static func upperBound(_ length: EventLength) -> Int64 {
+        switch length {
+        case .exact(let seconds): seconds
+        case .nominal(let d): Int64(max(0, d.days)) * 90_000 + max(0, d.seconds)
+        }
+    }
+}
+
+/// Walks one RRULE over a window of wall time, jumping to the window
+/// instead of walking from DTSTART when the rule allows it (no COUNT).
+struct RuleWalk {
+    let rule: Libical.Rule
+    let start: EventTime
+    let zone: Zone
+    /// UNTIL as a wall time on the series' clock (inclusive).
+    let untilWall: LocalDateTime?
+    /// A COUNT rule must be walked from DTSTART; this bounds the walk.
+    static let countedLimit = 1_000_000
+
+    init(rule: Libical.Rule, start: EventTime, zone: Zone) {
+        self.rule = rule
+        self.start = start
+        self.zone = zone
+        untilWall = Self.untilWall(rule, start: start, zone: zone)
+    }
+
+    /// Wall times of instances whose instant may lie in `[from, through]`
+    /// (a day of slack either side).
+    func walls(from: Instant, through: Instant) -> [LocalDateTime] {
+        let high = zone.localDateTime(through + 86_400)
+        if high < start.value.local { return [] }
+        if let untilWall, zone.localDateTime(from - 86_400) > untilWall { return [] }
+        guard let iterator = Libical.Iterator(rule.withoutUntil, start: start.value) else { return [] }
+        let low = zone.localDateTime(from - 86_400)
+        if rule.count == 0 && low > start.value.local {
+            guard iterator.jump(to: start.isDate ? LocalDateTime(date: low.date) : low) else { return [] }
+        }
+        var walls: [LocalDateTime] = []
+        var steps = 0
+        while let wall = iterator.next() {
+            steps += 1
+            if wall > high || steps > Self.countedLimit { break }
+            if let untilWall, wall > untilWall { break }
+            if wall >= low { walls.append(wall) }
+        }
+        return walls
+    }
+
+    /// A DATE UNTIL includes its whole day; a UTC one is converted to the
+    /// series' clock; a floating one is taken as it stands.
+    private static func untilWall(_ rule: Libical.Rule, start: EventTime, zone: Zone) -> LocalDateTime? {
+        guard let until = rule.until else { return nil }
+        if until.isDate {
+            return start.isDate ? until.local : LocalDateTime(date: until.local.date, hour: 23, minute: 59, second: 59)
+        }
+        if until.isUTC {
+            let wall = zone.localDateTime(Instant(seconds: until.local.secondsSinceEpoch))
+            return start.isDate ? LocalDateTime(date: wall.date) : wall
+        }
+        return start.isDate ? LocalDateTime(date: until.local.date) : until.local
+    }
+}

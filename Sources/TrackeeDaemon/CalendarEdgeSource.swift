@@ -1,0 +1,63 @@
+import TrackeeCalendar
+import TrackeeCore
+import TrackeeRules
+
+/// `calendar:` triggers: the start and end edges of calendar occurrences,
+/// each rule's offset and `match:` applied. The calendars are read before
+/// (``CalendarFiles``); this only expands them over windows.
+struct CalendarEdgeSource: TimedSource {
+    struct RuleTrigger: Sendable {
+        var ruleIndex: Int
+        var rule: String
+        var trigger: CalendarTrigger
+    }
+
+    let triggers: [RuleTrigger]
+    let calendars: [String: EventCalendar]
+
+    init(_ rules: [Rule], calendars: [String: EventCalendar]) {
+        triggers = rules.enumerated().flatMap { index, rule in
+            rule.enabled ? rule.triggers.compactMap { trigger -> RuleTrigger? in
+                guard case .calendar(let t) = trigger else { return nil }
+                return RuleTrigger(ruleIndex: index, rule: rule.id, trigger: t)
+            } : []
+        }
+        self.calendars = calendars
+    }
+
+    /// Edges whose time (edge plus offset) lies in `(after, through]`. A
+    /// rule with two triggers that accept the same edge gets it once.
+    func occurrences(after: Instant, through: Instant, zone: Zone) -> [TimedOccurrence] {
+        var result: [TimedOccurrence] = []
+        var seen: Set<String> = []
+        var expanded: [String: [CalendarOccurrence]] = [:]
+        for t in triggers {
+            guard let calendar = calendars[t.trigger.calendar] else { continue }
+            let from = after - t.trigger.offset
+            let to = through - t.trigger.offset
+            let key = "\(t.trigger.calendar)\u{0}\(from.seconds)\u{0}\(to.seconds)"
+            let occurrences = expanded[key] ?? calendar.occurrences(from: from, to: to + 1)
+            expanded[key] = occurrences
+            for o in occurrences where t.trigger.accepts(o) {
+                let time = t.trigger.time(of: o)
+                guard time > after && time <= through else { continue }
+                let event = TriggerEvent(.calendar(rule: t.rule, edge: t.trigger.edge, occurrence: o), time: time)
+                if seen.insert("\(t.rule)@\(event.occurrence)").inserted {
+                    result.append(TimedOccurrence(ruleIndex: t.ruleIndex, event: event))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Looks ahead a day, then a week, a month and a year.
+    func next(after instant: Instant, zone: Zone) -> Instant? {
+        guard !triggers.isEmpty else { return nil }
+        for span: Int64 in [86_400, 7 * 86_400, 31 * 86_400, 366 * 86_400] {
+            if let first = occurrences(after: instant, through: instant + span, zone: zone).map(\.event.time).min() {
+                return first
+            }
+        }
+        return nil
+    }
+}

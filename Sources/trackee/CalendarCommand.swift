@@ -1,0 +1,106 @@
+import ArgumentParser
+import TrackeeCalendar
+import TrackeeCore
+import TrackeeDaemon
+
+extension Trackee {
+    struct CalendarCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "calendar",
+            abstract: "Show what calendars hold, as calendar triggers see it.",
+            subcommands: [List.self])
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "list",
+                abstract: "Print the occurrences of a calendar that overlap a window, in start order.",
+                discussion: """
+                    CALENDAR is a name from the calendars: section of the rule files, or the path \
+                    of an .ics file or a vdir folder. Recurring events are expanded: exclusions \
+                    removed, moved and changed instances in their new place, cancelled ones \
+                    marked (they never fire a trigger). Times are in the local zone with their \
+                    offset; an all-day event runs from one local midnight to another.
+                    """)
+
+            @OptionGroup var common: CommonOptions
+            @OptionGroup var rules: RulesOption
+
+            @Argument(help: "A calendar name from the rule files, or an .ics file or vdir folder.")
+            var calendar: String
+
+            @Option(parsing: .unconditional, help: "Start of the window; see TIME FORMATS.")
+            var from: String
+
+            @Option(parsing: .unconditional, help: "End of the window (not included).")
+            var to: String
+
+            func run() throws {
+                try Session.run(common) { session in
+                    let start = try session.time(from, option: "--from")
+                    let end = try session.time(to, option: "--to")
+                    guard end > start else { throw CommandFailure.usage("--to must be after --from") }
+                    let loaded = try load(session)
+                    let occurrences = loaded.occurrences(from: start, to: end)
+                    if session.out.json {
+                        writeAll(1, Self.json(occurrences, zone: session.zone))
+                        return
+                    }
+                    if occurrences.isEmpty {
+                        session.out.line("no events from \(session.zone.iso8601(start)) to \(session.zone.iso8601(end))")
+                    }
+                    for o in occurrences { session.out.line(Self.text(o, session)) }
+                }
+            }
+
+            /// A calendar named in the rules, else a path.
+            private func load(_ session: Session) throws -> EventCalendar {
+                let defined = session.loadRules(rules.paths, calendars: false).automation.ruleSet.calendars
+                let source = defined.first { $0.name == calendar }
+                let path = source.map { CalendarFiles.expand($0.path, environment: session.environment) } ?? calendar
+                do {
+                    return try EventCalendar.load(name: source?.name ?? calendar, path: path, zone: session.zone)
+                } catch {
+                    if source == nil && error.line == 0 && !calendar.contains("/") {
+                        let names = defined.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                        throw CommandFailure.config(
+                            "\(calendar): no such calendar file or folder, and no calendar of that name in the rules"
+                                + (names.isEmpty ? "" : " (calendars: \(names))"))
+                    }
+                    throw CommandFailure.config("\(error)")
+                }
+            }
+
+            /// `START  END  SUMMARY (all day) [cancelled]  uid UID  recurrence RID`.
+            static func text(_ o: CalendarOccurrence, _ session: Session) -> String {
+                let zone = session.zone
+                var line = "\(zone.iso8601(o.start))  \(zone.iso8601(o.end))  \(o.summary.isEmpty ? "(no summary)" : o.summary)"
+                if o.allDay { line += " (all day)" }
+                if o.status != .confirmed { line += " [\(o.status.rawValue)]" }
+                line += session.out.dim("  uid \(o.uid)")
+                if let id = o.recurrenceID { line += session.out.dim("  recurrence \(zone.iso8601(id.instant(in: zone)))") }
+                return line
+            }
+
+            /// One array of objects with the keys trackee(1) lists, written
+            /// by hand: a year of a busy calendar is 100,000 objects.
+            static func json(_ occurrences: [CalendarOccurrence], zone: Zone) -> String {
+                var out = ExportBuffer(capacity: 64 + occurrences.count * 220)
+                out.write(byte: UInt8(ascii: "["))
+                for (index, o) in occurrences.enumerated() {
+                    if index > 0 { out.write(byte: UInt8(ascii: ",")) }
+                    out.write("{\"all_day\":\(o.allDay),\"calendar\":")
+                    out.writeJSONString(o.calendar)
+                    out.write(",\"end\":\"\(zone.iso8601(o.end))\",\"recurrence_id\":")
+                    if let id = o.recurrenceID { out.write("\"\(zone.iso8601(id.instant(in: zone)))\"") } else { out.write("null") }
+                    out.write(",\"start\":\"\(zone.iso8601(o.start))\",\"status\":\"\(o.status.rawValue)\",\"summary\":")
+                    out.writeJSONString(o.summary)
+                    out.write(",\"uid\":")
+                    out.writeJSONString(o.uid)
+                    out.write(byte: UInt8(ascii: "}"))
+                }
+                out.write("]\n")
+                return String(decoding: out.bytes, as: UTF8.self)
+            }
+        }
+    }
+}
