@@ -64,7 +64,7 @@ let package = Package(
             ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
-        .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar"]),
+        .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar"], exclude: ["Calendars"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(
             name: "TrackeeCLITests",

@@ -64,15 +64,36 @@ public struct EventCalendar: Sendable {
             if Series.overlaps(singles[i], from: from, to: to) { result.append(singles[i]) }
             i += 1
         }
-        for s in series {
-            result += s.occurrences(from: from, to: to, calendar: name, local: zone)
+        result += expandSeries(from: from, to: to)
+        // Sorted by start alone first, and through indices: comparing
+        // instants is cheap, and occurrences are large to move. Ties, which
+        // are few, are then put in UID and recurrence-id order.
+        var order = result.indices.map { (start: result[$0].start.seconds, index: $0) }
+        order.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
+        var first = 0
+        while first < order.count {
+            var end = first + 1
+            while end < order.count && order[end].start == order[first].start { end += 1 }
+            if end > first + 1 {
+                order[first..<end].sort { (a: (start: Int64, index: Int), b: (start: Int64, index: Int)) -> Bool in
+                    let x = result[a.index]
+                    let y = result[b.index]
+                    if x.uid != y.uid { return x.uid < y.uid }
+                    return (x.recurrenceID?.instant(in: zone) ?? x.start) < (y.recurrenceID?.instant(in: zone) ?? y.start)
+                }
+            }
+            first = end
         }
-        result.sort {
-            if $0.start != $1.start { return $0.start < $1.start }
-            if $0.uid != $1.uid { return $0.uid < $1.uid }
-            return ($0.recurrenceID?.instant(in: zone) ?? $0.start) < ($1.recurrenceID?.instant(in: zone) ?? $1.start)
-        }
-        return result
+        return order.map { result[$0.index] }
+    }
+
+    /// Every series' occurrences in the window, the series of a large
+    /// calendar spread over the processors.
+    private func expandSeries(from: Instant, to: Instant) -> [CalendarOccurrence] {
+        let (all, calendarName, local) = (series, name, zone)
+        return Parallel.map(count: all.count, minimum: 256) { slice in
+            all[slice].flatMap { $0.occurrences(from: from, to: to, calendar: calendarName, local: local) }
+        }.flatMap { $0 }
     }
 
     private func firstSingle(startingAtOrAfter t: Instant) -> Int {
@@ -124,17 +145,42 @@ extension EventCalendar {
     }
 
     static func components(_ bytes: [UInt8], file: String, zone: Zone) throws(CalendarError) -> [EventComponent] {
-        do {
+        do throws(LineError) {
             let roots = try Component.tree(try ContentLineScanner.scan(bytes))
             var events: [EventComponent] = []
             let base = file.split(separator: "/").last.map(String.init) ?? file
+            var anonymous = 0
             for root in roots {
                 let calendarZone = root.property("X-WR-TIMEZONE").flatMap { ZoneResolver.named($0.value) }
-                var reader = EventReader(
+                let reader = EventReader(
                     zones: ZoneResolver(timezones: root.children.filter { $0.name == "VTIMEZONE" }), local: zone,
-                    calendarZone: calendarZone, anonymousPrefix: base)
+                    calendarZone: calendarZone)
+                // Events without a UID are named after the file and their place in it.
+                var vevents: [(component: Component, anonymous: String?)] = []
                 for child in root.children where child.name == "VEVENT" {
-                    events.append(try reader.read(child))
+                    let hasUID = !(child.property("UID")?.value.isEmpty ?? true)
+                    if !hasUID { anonymous += 1 }
+                    vevents.append((child, hasUID ? nil : "\(base)#\(anonymous)"))
+                }
+                let found = vevents
+                let parts = Parallel.map(count: found.count, minimum: 512) { slice -> Result<[EventComponent], LineError> in
+                    var reader = reader
+                    var read: [EventComponent] = []
+                    read.reserveCapacity(slice.count)
+                    for (component, name) in found[slice] {
+                        do throws(LineError) {
+                            read.append(try reader.read(component, anonymousUID: name))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                    return .success(read)
+                }
+                for part in parts {
+                    switch part {
+                    case .success(let read): events += read
+                    case .failure(let error): throw error
+                    }
                 }
             }
             return events

@@ -8,7 +8,7 @@ struct EventComponent: Sendable {
     var start: EventTime
     /// Nil when the event gives neither DTEND nor DURATION.
     var length: EventLength?
-    var rules: [(rule: Libical.Rule, line: Int)]
+    var rules: [SeriesRule]
     var rdates: [(time: EventTime, length: EventLength?)]
     var exdates: [EventTime]
     var recurrenceID: EventTime?
@@ -30,6 +30,37 @@ struct EventComponent: Sendable {
     }
 }
 
+/// One RRULE of a series.
+struct SeriesRule: Sendable {
+    var rule: Libical.Rule
+    var line: Int
+    /// For a rule whose instances repeat every few days on the wall clock
+    /// (``Libical/Rule/periodDays``): that many days, and the instances
+    /// libical gives for the first span of them from DTSTART. Later spans
+    /// are these moved by whole spans, so a year of a daily meeting costs
+    /// no walk through libical (whose Debian build does every step of the
+    /// walk through ICU's calendar).
+    var pattern: (days: Int, walls: [LocalDateTime])?
+
+    /// A pattern longer than this is not worth keeping; the rule is walked.
+    static let largestPattern = 4096
+
+    init?(_ rule: Libical.Rule, line: Int, start: TimeValue) {
+        guard let iterator = Libical.Iterator(rule.unbounded, start: start) else { return nil }
+        self.rule = rule
+        self.line = line
+        guard let days = rule.periodDays else { return }
+        let end = LocalDateTime(date: start.local.date.adding(days: days), hour: start.local.hour,
+                                minute: start.local.minute, second: start.local.second)
+        var walls: [LocalDateTime] = []
+        while let wall = iterator.next(), wall < end {
+            walls.append(wall)
+            if walls.count > Self.largestPattern { return }
+        }
+        pattern = (days, walls)
+    }
+}
+
 /// Reads VEVENTs: each property's value through libical's parsers, each
 /// TZID through the ``ZoneResolver``, each problem as a ``LineError``.
 struct EventReader {
@@ -39,27 +70,20 @@ struct EventReader {
     /// clock, so a weekly 09:00 exported by Google in UTC stays at 09:00
     /// across DST (as the x-wr-timezone package reads such calendars).
     let calendarZone: Zone?
-    /// Names events without a UID: the file's name and a counter.
-    let anonymousPrefix: String
-    private var anonymous = 0
-
-    init(zones: ZoneResolver, local: Zone, calendarZone: Zone?, anonymousPrefix: String) {
+    init(zones: ZoneResolver, local: Zone, calendarZone: Zone?) {
         self.zones = zones
         self.local = local
         self.calendarZone = calendarZone
-        self.anonymousPrefix = anonymousPrefix
     }
 
-    mutating func read(_ c: Component) throws(LineError) -> EventComponent {
+    /// Reads one VEVENT; `anonymousUID` names it when it has no UID.
+    mutating func read(_ c: Component, anonymousUID: String?) throws(LineError) -> EventComponent {
         guard let startLine = c.property("DTSTART") else {
             throw LineError(line: c.line, message: "VEVENT has no DTSTART")
         }
         var start = try time(startLine)
         var uid = c.property("UID")?.value ?? ""
-        if uid.isEmpty {
-            anonymous += 1
-            uid = "\(anonymousPrefix)#\(anonymous)"
-        }
+        if uid.isEmpty { uid = anonymousUID ?? "" }
         var length: EventLength?
         if let endLine = c.property("DTEND") {
             var end = try time(endLine)
@@ -77,15 +101,15 @@ struct EventReader {
             }
             length = .nominal(d.days < 0 || d.seconds < 0 ? NominalDuration(days: 0, seconds: 0) : d)
         }
-        var rules: [(Libical.Rule, Int)] = []
+        var rules: [SeriesRule] = []
         // An empty RRULE (some exports write one for every event) is no rule.
         for line in c.properties where line.name == "RRULE" && !line.value.trimmingWhitespace().isEmpty {
             switch Libical.rule(Self.tidyRule(line.value)) {
             case .success(let rule):
-                guard Libical.Iterator(rule.withoutUntil, start: start.value) != nil else {
+                guard let seriesRule = SeriesRule(rule, line: line.line, start: start.value) else {
                     throw LineError(line: line.line, message: "RRULE: libical cannot expand \"\(line.value)\" from DTSTART \(startLine.value)")
                 }
-                rules.append((rule, line.line))
+                rules.append(seriesRule)
             case .failure(.rscale(let name)):
                 throw LineError(line: line.line, message: "RRULE: RSCALE=\(name) (a non-Gregorian calendar) is not supported")
             case .failure(.unreadable):
@@ -137,8 +161,7 @@ struct EventReader {
         let placement = try self.placement(line)
         var result: [EventTime] = []
         // A trailing comma is common in exports and harmless.
-        for text in line.value.split(separator: ",") where !text.allSatisfy(\.isWhitespace) {
-            let text = String(text).trimmingWhitespace()
+        for text in Self.items(line.value) {
             guard let value = Libical.time(text) else {
                 throw LineError(line: line.line, message: "\(line.name): \"\(text)\" is not a date (20261123) or date-time (20261123T093000)")
             }
@@ -154,8 +177,7 @@ struct EventReader {
         }
         let placement = try self.placement(line)
         var result: [(EventTime, EventLength?)] = []
-        for text in line.value.split(separator: ",") {
-            let text = String(text).trimmingWhitespace()
+        for text in Self.items(line.value) {
             guard let period = Libical.period(text) else {
                 throw LineError(line: line.line, message: "RDATE: \"\(text)\" is not a period such as 20261123T090000Z/PT1H")
             }
@@ -194,8 +216,14 @@ struct EventReader {
     /// item in a list (`BYMONTH=1,2,`) and a negative COUNT, which some
     /// write for "no count" (Confluence).
     static func tidyRule(_ text: String) -> String {
-        guard text.contains(",;") || text.hasSuffix(",") || text.contains("=,") || text.contains(",,") || text.contains("COUNT=-")
-        else { return text }
+        let bytes = Array(text.utf8)
+        let slip = bytes.indices.contains { i in
+            let b = bytes[i]
+            let next = i + 1 < bytes.count ? bytes[i + 1] : UInt8(ascii: ";")
+            return (b == UInt8(ascii: ",") && (next == UInt8(ascii: ";") || next == UInt8(ascii: ",")))
+                || (b == UInt8(ascii: "=") && (next == UInt8(ascii: ",") || next == UInt8(ascii: "-")))
+        }
+        guard slip else { return text }
         return text.split(separator: ";").compactMap { part -> String? in
             if part.uppercased().hasPrefix("COUNT=-") { return nil }
             guard let eq = part.firstIndex(of: "=") else { return String(part) }
@@ -212,43 +240,65 @@ struct EventReader {
 
     /// TEXT escapes (RFC 5545 3.3.11): `\n` and `\N` newline, `\,` `\;` `\\`.
     static func unescape(_ s: Substring) -> String {
-        guard s.contains("\\") else { return String(s) }
-        var out = ""
-        var escaped = false
-        for c in s {
-            if escaped {
-                out.append(c == "n" || c == "N" ? "\n" : c)
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else {
-                out.append(c)
+        var s = s
+        return s.withUTF8 { bytes in
+            guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var escaped = false
+            for b in bytes {
+                if escaped {
+                    out.append(b == UInt8(ascii: "n") || b == UInt8(ascii: "N") ? 0x0A : b)
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else {
+                    out.append(b)
+                }
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// A comma-separated TEXT list, where `\,` is a comma inside an item.
     static func list(_ value: String) -> [String] {
-        var items: [String] = []
-        var current = Substring()
-        var start = value.startIndex
-        var i = value.startIndex
-        var escaped = false
-        while i < value.endIndex {
-            let c = value[i]
-            if escaped {
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else if c == "," {
-                current = value[start..<i]
-                items.append(unescape(current).trimmingWhitespace())
-                start = value.index(after: i)
+        var value = value
+        return value.withUTF8 { bytes in
+            var items: [String] = []
+            var start = 0
+            var escaped = false
+            for i in 0...bytes.count {
+                if i < bytes.count {
+                    let b = bytes[i]
+                    if escaped { escaped = false; continue }
+                    if b == UInt8(ascii: "\\") { escaped = true; continue }
+                    if b != UInt8(ascii: ",") { continue }
+                }
+                let item = unescape(Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)))
+                    .trimmingWhitespace()
+                if !item.isEmpty { items.append(item) }
+                start = i + 1
             }
-            i = value.index(after: i)
+            return items
         }
-        items.append(unescape(value[start...]).trimmingWhitespace())
-        return items.filter { !$0.isEmpty }
+    }
+
+    /// The comma-separated values of a DATE, DATE-TIME or PERIOD list, with
+    /// spaces around them and empty ones (a trailing comma) dropped.
+    static func items(_ value: String) -> [String] {
+        var value = value
+        return value.withUTF8 { bytes in
+            var items: [String] = []
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: ",") {
+                var a = start
+                var b = i
+                while a < b && (bytes[a] == 0x20 || bytes[a] == 0x09) { a += 1 }
+                while b > a && (bytes[b - 1] == 0x20 || bytes[b - 1] == 0x09) { b -= 1 }
+                if b > a { items.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self)) }
+                start = i + 1
+            }
+            return items
+        }
     }
 }

@@ -71,6 +71,42 @@ enum Libical {
             copy.raw.until = icaltime_null_time()
             return copy
         }
+
+        /// The same rule without UNTIL and COUNT: every instance it gives.
+        var unbounded: Rule {
+            var copy = withoutUntil
+            copy.raw.count = 0
+            return copy
+        }
+
+        /// After how many days the rule's instances repeat on the wall
+        /// clock, when its parts alone show it: a DAILY or WEEKLY rule
+        /// whose only BY parts are BYDAY without ordinals, BYHOUR, BYMINUTE
+        /// and BYSECOND. Such a rule, walked from DTSTART, gives in each
+        /// span of that many days the instances of the first span moved by
+        /// whole days. Nil for any other rule.
+        var periodDays: Int? {
+            let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+            func isEmpty<T>(_ list: T) -> Bool { withUnsafeBytes(of: list) { $0.load(as: Int16.self) == none } }
+            guard isEmpty(raw.by_month_day), isEmpty(raw.by_year_day), isEmpty(raw.by_week_no), isEmpty(raw.by_month),
+                  isEmpty(raw.by_set_pos)
+            else { return nil }
+            let byDay = withUnsafeBytes(of: raw.by_day) { Array($0.bindMemory(to: Int16.self).prefix { $0 != none }) }
+            guard byDay.allSatisfy({ icalrecurrencetype_day_position($0) == 0 }) else { return nil }
+            let interval = max(1, Int(raw.interval))
+            switch raw.freq {
+            case ICAL_DAILY_RECURRENCE:
+                guard !byDay.isEmpty else { return interval }
+                var a = interval
+                var b = 7
+                while b != 0 { (a, b) = (b, a % b) }
+                return interval / a * 7
+            case ICAL_WEEKLY_RECURRENCE:
+                return 7 * interval
+            default:
+                return nil
+            }
+        }
     }
 
     /// Why a RECUR value was refused.

@@ -97,17 +97,16 @@ struct Series: Sendable {
             where !excluded.contains(instance.id) && overrides[instance.id] == nil
                 && (excludedDays.isEmpty || !excludedDays.contains(zone.localDateTime(instance.start).date))
             {
-                var source = master
-                var start = instance.start
-                var length = instance.length ?? master.effectiveLength
-                if let range = ranges.last(where: { $0.from < instance.start }) {
-                    source = range.override
+                let occurrence: CalendarOccurrence
+                if !ranges.isEmpty, let range = ranges.last(where: { $0.from < instance.start }) {
                     let wall = zone.localDateTime(instance.start).secondsSinceEpoch + range.shift
-                    start = zone.instant(for: LocalDateTime(secondsSinceEpoch: wall))
-                    length = instance.length ?? range.override.effectiveLength
+                    occurrence = make(range.override, calendar: calendar, id: instance.id,
+                                      start: zone.instant(for: LocalDateTime(secondsSinceEpoch: wall)),
+                                      length: instance.length ?? range.override.effectiveLength, status: master.status, local: local)
+                } else {
+                    occurrence = make(master, calendar: calendar, id: master.recurs ? instance.id : nil, start: instance.start,
+                                      length: instance.length ?? master.effectiveLength, status: master.status, local: local)
                 }
-                let occurrence = make(source, calendar: calendar, id: master.recurs ? instance.id : nil,
-                                      start: start, length: length, status: master.status, local: local)
                 if Self.overlaps(occurrence, from: from, to: to) { result.append(occurrence) }
             }
         }
@@ -140,7 +139,7 @@ struct Series: Sendable {
         }
         let start = master.start
         let zone = start.zone(local: local)
-        let walks = master.rules.map { RuleWalk(rule: $0.rule, start: start, zone: zone) }
+        let walks = master.rules.map { RuleWalk(rule: $0, start: start, zone: zone) }
         // RDATEs first: a PERIOD's own length wins over the rule's instance at the same time.
         for (time, length) in master.rdates {
             add(time.recurrenceID(matching: start, local: local), time.instant(matching: start, local: local), length)
@@ -150,10 +149,15 @@ struct Series: Sendable {
         if untils.isEmpty || untils.contains(where: { $0 >= start.value.local }) {
             add(start.recurrenceID(local: local), start.instant(local: local), nil)
         }
+        let floating = if case .floating = start.placement { true } else { false }
         for walk in walks {
             for wall in walk.walls(from: from, through: through) {
-                let time = EventTime(value: TimeValue(local: wall, isDate: start.isDate, isUTC: false), placement: start.placement)
-                add(time.recurrenceID(local: local), time.instant(local: local), nil)
+                if start.isDate {
+                    add(.date(wall.date), local.startOfDay(wall.date), nil)
+                } else {
+                    let instant = zone.instant(for: wall)
+                    add(floating ? .floating(wall) : .instant(instant), instant, nil)
+                }
             }
         }
         return result
@@ -188,7 +192,7 @@ struct Series: Sendable {
 /// Walks one RRULE over a window of wall time, jumping to the window
 /// instead of walking from DTSTART when the rule allows it (no COUNT).
 struct RuleWalk {
-    let rule: Libical.Rule
+    let seriesRule: SeriesRule
     let start: EventTime
     let zone: Zone
     /// UNTIL as a wall time on the series' clock (inclusive).
@@ -196,21 +200,24 @@ struct RuleWalk {
     /// A COUNT rule must be walked from DTSTART; this bounds the walk.
     static let countedLimit = 1_000_000
 
-    init(rule: Libical.Rule, start: EventTime, zone: Zone) {
-        self.rule = rule
+    init(rule: SeriesRule, start: EventTime, zone: Zone) {
+        seriesRule = rule
         self.start = start
         self.zone = zone
-        untilWall = Self.untilWall(rule, start: start, zone: zone)
+        untilWall = Self.untilWall(rule.rule, start: start, zone: zone)
     }
+
+    private var rule: Libical.Rule { seriesRule.rule }
 
     /// Wall times of instances whose instant may lie in `[from, through]`
     /// (a day of slack either side).
     func walls(from: Instant, through: Instant) -> [LocalDateTime] {
         let high = zone.localDateTime(through + 86_400)
         if high < start.value.local { return [] }
-        if let untilWall, zone.localDateTime(from - 86_400) > untilWall { return [] }
-        guard let iterator = Libical.Iterator(rule.withoutUntil, start: start.value) else { return [] }
         let low = zone.localDateTime(from - 86_400)
+        if let untilWall, low > untilWall { return [] }
+        if let pattern = seriesRule.pattern { return repeating(pattern, low: low, high: high) }
+        guard let iterator = Libical.Iterator(rule.withoutUntil, start: start.value) else { return [] }
         if rule.count == 0 && low > start.value.local {
             guard iterator.jump(to: start.isDate ? LocalDateTime(date: low.date) : low) else { return [] }
         }
@@ -223,6 +230,29 @@ struct RuleWalk {
             if wall >= low { walls.append(wall) }
         }
         return walls
+    }
+
+    /// ``walls(from:through:)`` for a rule with a pattern: the first
+    /// span's instances moved by whole spans, from the span before `low`.
+    private func repeating(_ pattern: (days: Int, walls: [LocalDateTime]), low: LocalDateTime, high: LocalDateTime)
+        -> [LocalDateTime]
+    {
+        let perSpan = pattern.walls.count
+        guard perSpan > 0 else { return [] }
+        let elapsed = low.date.daysSinceEpoch - start.value.local.date.daysSinceEpoch
+        var span = max(0, Int(elapsed) / pattern.days - 1)
+        var walls: [LocalDateTime] = []
+        while true {
+            for (index, base) in pattern.walls.enumerated() {
+                if rule.count > 0 && span * perSpan + index >= rule.count { return walls }
+                let wall = LocalDateTime(date: base.date.adding(days: span * pattern.days), hour: base.hour,
+                                         minute: base.minute, second: base.second)
+                if wall > high { return walls }
+                if let untilWall, wall > untilWall { return walls }
+                if wall >= low { walls.append(wall) }
+            }
+            span += 1
+        }
     }
 
     /// A DATE UNTIL includes its whole day; a UTC one is converted to the

@@ -41,6 +41,13 @@ public struct TriggerEvent: Sendable, Equatable {
         }
     }
 
+    /// Whether the occurrence was known ahead of its time (a schedule
+    /// elapse, a calendar edge), so how late it was handled means something.
+    public var isTimed: Bool {
+        if case .focus = kind { return false }
+        return true
+    }
+
     /// The trigger kind as rule files and templates name it.
     public var kindName: String {
         switch kind {

@@ -13,13 +13,16 @@ import Musl
 /// ```
 public func writeAll(_ fd: Int32, _ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
-        }
+    text.withUTF8 { writeAll(fd, $0) }
+}
+
+/// ``writeAll(_:_:)`` for bytes.
+public func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        offset += n
     }
 }

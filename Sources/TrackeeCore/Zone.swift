@@ -148,6 +148,9 @@ extension Zone {
         LocalDateTime(secondsSinceEpoch: instant.seconds + Int64(offset(at: instant)))
     }
 
+    /// Whether times in this zone are written with `Z` rather than `+00:00`.
+    var writesZulu: Bool { isUTC }
+
     /// `2026-11-20T11:03:00+01:00`; the UTC zone writes `2026-11-20T10:03:00Z`.
     public func iso8601(_ instant: Instant) -> String {
         let offset = offset(at: instant)
@@ -170,9 +173,18 @@ extension Zone {
     /// happened yet, which moves it forward by the gap: 02:30 on Prague's
     /// spring-forward day is 03:30 CEST.
     public func instant(for local: LocalDateTime) -> Instant {
+        // Most wall times are a day away from any change of offset: one
+        // instant, found without searching.
+        let wall = local.secondsSinceEpoch
+        let guess = rules.type(at: wall - Int64(rules.type(at: wall).offset)).offset
+        let candidate = wall - Int64(guess)
+        if rules.type(at: candidate).offset == guess,
+           rules.nextTransition(after: candidate - 100_000).map({ $0 > candidate + 100_000 }) ?? true
+        {
+            return Instant(seconds: candidate)
+        }
         let resolution = resolve(local)
         if let first = resolution.instants.first { return first }
-        let wall = local.secondsSinceEpoch
         if let gap = resolution.gap { return Instant(seconds: wall - Int64(gap.offsetBefore)) }
         return Instant(seconds: wall - Int64(offset(at: Instant(seconds: wall))))
     }

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import TrackeeCalendar
 import TrackeeCore
 import TrackeeRules
 import TrackeeStore
@@ -22,6 +23,15 @@ public actor DaemonCore {
     /// occurrence, so an idle daemon does not write every minute.
     var watermark: Instant?
     var lastPass: (wall: Int64, boot: Int64, awake: Int64)?
+    /// The rules as last read, before calendars are added.
+    var ruleSet = RuleSet()
+    /// Each calendar's last good contents, by name, with the path it was
+    /// read from: a calendar that breaks keeps these until it is fixed.
+    var calendars: [String: (path: String, calendar: EventCalendar)] = [:]
+    /// Told about the folders of calendars, so their changes are heard.
+    var fileWatch: FileWatch?
+    /// The folders rule files live in, for telling rule changes apart.
+    var ruleDirectories: [String] = []
 
     /// `clock` gives the wall time; tests pass a manual one.
     public init(runner: Runner, ruleFiles: [String], systemd: SystemdNotifier,
@@ -35,19 +45,86 @@ public actor DaemonCore {
 
     var logger: Logger { runner.logger }
 
-    /// Reads the rule files again. A rule with an error is logged with its
-    /// position and left out; the others run. Returns the number of rules
-    /// in force.
+    /// Reads the rule files again, and the calendars they name. A rule
+    /// with an error is logged with its position and left out; the others
+    /// run. Returns the number of rules in force.
     @discardableResult
     public func reload() -> Int {
         let read = RuleFiles.read(RuleFiles.paths(explicit: ruleFiles, environment: runner.environment))
         let loaded = Automation.load(read.files)
         for error in read.errors { logger.error("\(error)") }
         for error in loaded.errors { logger.error("\(error.description); the rule is disabled") }
-        automation = loaded.automation
+        ruleSet = loaded.automation.ruleSet
+        let names = Set(ruleSet.calendars.map(\.name))
+        calendars = calendars.filter { names.contains($0.key) }
+        for source in ruleSet.calendars { readCalendar(source) }
+        rebuild()
         let count = automation.ruleSet.rules.filter(\.enabled).count
-        logger.info("loaded \(count) rule\(count == 1 ? "" : "s") from \(read.files.count) file\(read.files.count == 1 ? "" : "s")")
+        let defined = ruleSet.calendars.count
+        let read_ = defined == 0 ? "" : " and \(calendars.count) of \(defined) calendar\(defined == 1 ? "" : "s")"
+        logger.info("loaded \(count) rule\(count == 1 ? "" : "s") from \(read.files.count) file\(read.files.count == 1 ? "" : "s")\(read_)")
         return count
+    }
+
+    /// Reads one calendar. On success it replaces the last good contents;
+    /// on failure the error is logged once, and the last good contents (if
+    /// the path is the same) stay in force.
+    private func readCalendar(_ source: CalendarSource) {
+        let path = CalendarFiles.expand(source.path, environment: runner.environment)
+        fileWatch?.watch(Self.watchedFolder(path))
+        do {
+            calendars[source.name] = (path, try EventCalendar.load(name: source.name, path: path, zone: runner.zone))
+        } catch {
+            let kept = calendars[source.name]?.path == path
+            if !kept { calendars[source.name] = nil }
+            let effect = kept ? "its last good contents stay in force" : "its triggers are off until it is fixed"
+            logger.error("calendar \"\(source.name)\": \(error); \(effect)")
+        }
+    }
+
+    private func rebuild() {
+        automation = Automation(ruleSet, calendars: calendars.mapValues(\.calendar))
+    }
+
+    /// A calendar file's folder (editors replace files by renaming), or a
+    /// vdir folder itself.
+    static func watchedFolder(_ path: String) -> String {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return path }
+        return path.folder
+    }
+
+    /// Something changed at `path`: a rule file (reload everything), a
+    /// calendar file or a file in a vdir folder (read that calendar again
+    /// and re-arm), or neither.
+    public func changed(_ path: String) {
+        if ruleDirectories.contains(path.folder) && RuleFiles.matters(path.fileName) {
+            reloadAndAnnounce(reason: "\(path) changed")
+            return
+        }
+        let touched = ruleSet.calendars.filter { source in
+            let calendar = CalendarFiles.expand(source.path, environment: runner.environment)
+            let trimmed = calendar.count > 1 && calendar.hasSuffix("/") ? String(calendar.dropLast()) : calendar
+            return path == trimmed || (path.folder == trimmed && path.fileName.lowercased().hasSuffix(".ics") && !path.fileName.hasPrefix("."))
+        }
+        guard !touched.isEmpty else { return }
+        for source in touched {
+            logger.info("calendar \"\(source.name)\": \(path) changed; reading it again")
+            readCalendar(source)
+        }
+        rebuild()
+        let next = automation.nextElapse(after: clock(), zone: runner.zone)
+        systemd.status(status(next: next))
+        let upcoming = next.map { "; next firing \(runner.zone.iso8601($0))" } ?? ""
+        logger.info("deadlines re-armed\(upcoming)")
+        alarm.ring()
+    }
+
+    /// Where changes come from: calendars' folders are added to `watch` as
+    /// they are read.
+    func watching(_ watch: FileWatch, ruleDirectories: [String]) {
+        fileWatch = watch
+        self.ruleDirectories = ruleDirectories.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
     /// The first start: the rules, and focus changes already in the store
@@ -115,20 +192,14 @@ public actor DaemonCore {
             // A line with its own time is keyed by it, so a replay is a no-op.
             let key = time.map { "stdin:\($0.seconds):\(state.rawValue):\(mode.lowercased())" }
             do {
-                let target: String?
-                switch state {
-                case .on:
-                    target = mode
-                case .off:
-                    let current = try runner.store.focus().mode
-                    guard current?.lowercased() == mode.lowercased() else {
-                        logger.info("focus \(mode) off: \(current.map { "focus \($0) is on" } ?? "no focus is on"); nothing to do")
-                        return
-                    }
-                    target = nil
+                switch try runner.focus(mode, state, automation: automation, at: at, source: "stdin", key: key) {
+                case .changed(let change, _):
+                    focusSeen = max(focusSeen, change.sequence)
+                case .unchanged:
+                    break
+                case .notOn(let current):
+                    logger.info("focus \(mode) off: \(current.map { "focus \($0) is on" } ?? "no focus is on"); nothing to do")
                 }
-                let (change, _) = try runner.setFocus(target, automation: automation, at: at, source: "stdin", key: key)
-                if let change { focusSeen = max(focusSeen, change.sequence) }
             } catch {
                 logger.error("focus \(mode) \(state.rawValue): \(error)")
             }

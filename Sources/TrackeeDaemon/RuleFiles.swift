@@ -32,6 +32,12 @@ public enum RuleFiles {
         return [directory, directory + "/rules.d"]
     }
 
+    /// File names that matter in a rule folder: rule files, not editor
+    /// droppings, and the `rules.d` folder itself.
+    public static func matters(_ name: String) -> Bool {
+        (name.hasSuffix(".yaml") && !name.hasPrefix(".")) || name == "rules.d"
+    }
+
     /// Reads the files; one that cannot be read is an error sentence and is
     /// left out.
     public static func read(_ paths: [String]) -> (files: [RuleFile], errors: [String]) {

@@ -59,11 +59,12 @@ public struct Runner: Sendable {
         let snapshot = Snapshot(
             zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
             lastFired: try store.lastFirings())
-        return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now) }
+        return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now, timed: event.isTimed) }
     }
 
     /// Records one firing and, if it is new, performs its side effects.
-    func carryOut(_ firing: Firing, now: Instant) -> Report {
+    /// The log line of a `timed` one says how late it was carried out.
+    func carryOut(_ firing: Firing, now: Instant, timed: Bool) -> Report {
         let intents = firing.actions.compactMap { action -> Intent? in
             if case .intent(let intent) = action { return intent }
             return nil
@@ -87,8 +88,8 @@ public struct Runner: Sendable {
         }
         let outcomes = results.map { $0.outcome.rawValue }.joined(separator: ", ")
         var metadata: Logger.Metadata = [:]
-        if firing.key.contains("@at:") {
-            // From the scheduled instant to its intents committed.
+        if timed {
+            // From the occurrence's own instant to its intents committed.
             let latency = Double(DaemonCore.nanoseconds(CLOCK_REALTIME) - firing.time.seconds * 1_000_000_000) / 1e6
             metadata["latency_ms"] = "\((latency * 10).rounded() / 10)"
         }
@@ -190,34 +191,5 @@ public struct Runner: Sendable {
             reports += handled
         }
         return TickReport(from: from, to: now, reports: reports, skipped: window.skipped, quiet: quiet)
-    }
-
-    // MARK: Focus
-
-    /// Turns a focus mode on (`mode`, replacing any other) or clears it
-    /// (nil), and fires the focus rules the change triggers. A repeat of the
-    /// mode already on changes and fires nothing.
-    public func setFocus(
-        _ mode: String?, automation: Automation, at: Instant, source: String, key: String? = nil
-    ) throws -> (FocusChange?, [Report]) {
-        guard let change = try store.setFocus(mode, at: at, source: source, key: key) else { return (nil, []) }
-        var reports: [Report] = []
-        for event in change.events {
-            reports += try handle(event, automation: automation, now: at)
-        }
-        return (change, reports)
-    }
-
-    /// Fires focus rules for every change after sequence `after` that is in
-    /// the store; a change already handled elsewhere (`trackee focus set`)
-    /// meets its keys in the ledger and fires nothing again.
-    public func catchUpFocus(after sequence: Int64, automation: Automation, now: Instant) throws -> Int64 {
-        let changes = try store.focusChanges(after: sequence)
-        for change in changes {
-            for event in change.events {
-                _ = try handle(event, automation: automation, now: now)
-            }
-        }
-        return changes.last?.sequence ?? sequence
     }
 }

@@ -88,8 +88,8 @@ struct EventLineService: Service {
     }
 }
 
-/// Reloads the rules on SIGHUP and when a rule file changes (inotify on the
-/// rule folders).
+/// Reloads the rules on SIGHUP and when a rule file changes, and reads a
+/// calendar again when its file or folder changes.
 struct ReloadService: Service {
     let core: DaemonCore
     /// Trapped before any service starts, so a SIGHUP right after READY
@@ -106,66 +106,8 @@ struct ReloadService: Service {
                     for await _ in hangups { await core.reloadAndAnnounce(reason: "SIGHUP") }
                 }
                 group.addTask {
-                    for await path in changes { await core.reloadAndAnnounce(reason: "\(path) changed") }
+                    for await path in changes { await core.changed(path) }
                 }
-            }
-        }
-    }
-}
-
-/// Changes to rule files, from inotify.
-enum RuleFolderWatch {
-    /// File names that matter: rule files, not editor droppings.
-    static func matters(_ name: String) -> Bool {
-        name.hasSuffix(".yaml") && !name.hasPrefix(".")
-    }
-
-    /// Yields the path of each changed rule file, a burst of events (an
-    /// editor saving) coalesced into one after 200 ms of quiet.
-    static func changes(in directories: [String], logger: Logger) -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let fd = inotify_init1(Int32(IN_CLOEXEC))
-            guard fd >= 0 else {
-                logger.warning("inotify unavailable (\(String(cString: strerror(errno)))); reload with SIGHUP")
-                continuation.finish()
-                return
-            }
-            var names: [Int32: String] = [:]
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
-            for directory in directories {
-                let wd = inotify_add_watch(fd, directory, mask)
-                if wd >= 0 { names[wd] = directory } else { logger.debug("not watching \(directory): it does not exist") }
-            }
-            let watched = names
-            Thread.detachNewThread {
-                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-                var pending: String?
-                while true {
-                    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    let ready = poll(&poller, 1, pending == nil ? -1 : 200)
-                    if ready == 0, let path = pending {
-                        continuation.yield(path)
-                        pending = nil
-                        continue
-                    }
-                    if ready < 0 { if errno == EINTR { continue } else { break } }
-                    let n = read(fd, &buffer, buffer.count)
-                    if n <= 0 { break }
-                    var offset = 0
-                    while offset + MemoryLayout<inotify_event>.size <= n {
-                        let (wd, length, name) = buffer.withUnsafeBytes { raw -> (Int32, Int, String) in
-                            let event = raw.load(fromByteOffset: offset, as: inotify_event.self)
-                            let start = offset + MemoryLayout<inotify_event>.size
-                            let bytes = raw[start..<start + Int(event.len)].prefix { $0 != 0 }
-                            return (event.wd, Int(event.len), String(decoding: bytes, as: UTF8.self))
-                        }
-                        offset += MemoryLayout<inotify_event>.size + length
-                        if matters(name) || name == "rules.d", let directory = watched[wd] {
-                            pending = directory + "/" + name
-                        }
-                    }
-                }
-                continuation.finish()
             }
         }
     }
@@ -176,13 +118,15 @@ enum RuleFolderWatch {
 public enum Daemon {
     public static func run(core: DaemonCore, directories: [String], zone: Zone, logger: Logger) async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        let changes = RuleFolderWatch.changes(in: directories, logger: logger)
+        let watch = FileWatch(logger: logger)
+        for directory in directories { watch.watch(directory) }
+        await core.watching(watch, ruleDirectories: directories)
         try await core.start()
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: ScheduleService(core: core)),
                 .init(service: EventLineService(core: core, logger: logger, zone: zone), successTerminationBehavior: .ignore),
-                .init(service: ReloadService(core: core, hangups: hangups, changes: changes),
+                .init(service: ReloadService(core: core, hangups: hangups, changes: watch.changes),
                       successTerminationBehavior: .ignore),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -42,7 +42,7 @@ extension Trackee {
                     let loaded = try load(session)
                     let occurrences = loaded.occurrences(from: start, to: end)
                     if session.out.json {
-                        writeAll(1, Self.json(occurrences, zone: session.zone))
+                        Self.writeJSON(occurrences, zone: session.zone, to: 1)
                         return
                     }
                     if occurrences.isEmpty {
@@ -82,24 +82,44 @@ extension Trackee {
             }
 
             /// One array of objects with the keys trackee(1) lists, written
-            /// by hand: a year of a busy calendar is 100,000 objects.
-            static func json(_ occurrences: [CalendarOccurrence], zone: Zone) -> String {
-                var out = ExportBuffer(capacity: 64 + occurrences.count * 220)
-                out.write(byte: UInt8(ascii: "["))
-                for (index, o) in occurrences.enumerated() {
-                    if index > 0 { out.write(byte: UInt8(ascii: ",")) }
-                    out.write("{\"all_day\":\(o.allDay),\"calendar\":")
-                    out.writeJSONString(o.calendar)
-                    out.write(",\"end\":\"\(zone.iso8601(o.end))\",\"recurrence_id\":")
-                    if let id = o.recurrenceID { out.write("\"\(zone.iso8601(id.instant(in: zone)))\"") } else { out.write("null") }
-                    out.write(",\"start\":\"\(zone.iso8601(o.start))\",\"status\":\"\(o.status.rawValue)\",\"summary\":")
-                    out.writeJSONString(o.summary)
-                    out.write(",\"uid\":")
-                    out.writeJSONString(o.uid)
-                    out.write(byte: UInt8(ascii: "}"))
+            /// by hand, in slices formatted side by side: a year of a busy
+            /// calendar is 200,000 objects.
+            static func writeJSON(_ occurrences: [CalendarOccurrence], zone: Zone, to fd: Int32) {
+                let slices = Parallel.map(count: occurrences.count, minimum: 20_000) { slice -> [UInt8] in
+                    var out = ExportBuffer(capacity: slice.count * 240)
+                    for index in slice {
+                        if index > 0 { out.write(byte: UInt8(ascii: ",")) }
+                        write(occurrences[index], zone: zone, to: &out)
+                    }
+                    return out.bytes
                 }
-                out.write("]\n")
-                return String(decoding: out.bytes, as: UTF8.self)
+                writeAll(fd, "[")
+                for bytes in slices { bytes.withUnsafeBufferPointer { writeAll(fd, $0) } }
+                writeAll(fd, "]\n")
+            }
+
+            private static func write(_ o: CalendarOccurrence, zone: Zone, to out: inout ExportBuffer) {
+                out.write(literal: o.allDay ? "{\"all_day\":true,\"calendar\":" : "{\"all_day\":false,\"calendar\":")
+                out.writeJSONString(o.calendar)
+                out.write(literal: ",\"end\":\"")
+                out.writeISO8601(o.end, in: zone)
+                out.write(literal: "\",\"recurrence_id\":")
+                if let id = o.recurrenceID {
+                    out.write(byte: UInt8(ascii: "\""))
+                    out.writeISO8601(id.instant(in: zone), in: zone)
+                    out.write(byte: UInt8(ascii: "\""))
+                } else {
+                    out.write(literal: "null")
+                }
+                out.write(literal: ",\"start\":\"")
+                out.writeISO8601(o.start, in: zone)
+                out.write(literal: "\",\"status\":\"")
+                out.write(o.status.rawValue)
+                out.write(literal: "\",\"summary\":")
+                out.writeJSONString(o.summary)
+                out.write(literal: ",\"uid\":")
+                out.writeJSONString(o.uid)
+                out.write(byte: UInt8(ascii: "}"))
             }
         }
     }

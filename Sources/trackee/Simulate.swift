@@ -11,7 +11,7 @@ extension Trackee {
             commandName: "simulate",
             abstract: "Dry-run the rules over a window of simulated time on a throwaway store.",
             discussion: """
-                Plays every schedule occurrence from --from to --to, and the timed events of \
+                Plays every schedule occurrence and calendar edge from --from to --to, and the timed events of \
                 --events (JSON lines like trackee run reads, each with a "time"), in time order, \
                 as if each were noticed on time. Prints every firing with its intents and what \
                 notify and run actions would do (nothing is shown or run), then the resulting \
@@ -54,9 +54,10 @@ extension Trackee {
                     case .trigger(let event):
                         reports = try runner.handle(event, automation: automation, now: event.time)
                     case .focus(let mode, let state, let at):
-                        let current = try store.focus().mode
-                        if state == .off && current?.lowercased() != mode.lowercased() { continue }
-                        reports = try runner.setFocus(state == .on ? mode : nil, automation: automation, at: at, source: "simulate").1
+                        guard case .changed(_, let fired) = try runner.focus(
+                            mode, state, automation: automation, at: at, source: "simulate")
+                        else { continue }
+                        reports = fired
                     }
                     for report in reports { print(report, session) }
                 }

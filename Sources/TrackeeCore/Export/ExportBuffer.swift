@@ -15,6 +15,11 @@ public struct ExportBuffer {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// A literal, appended without going through a `String`.
+    public mutating func write(literal text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     public mutating func write(byte: UInt8) {
         bytes.append(byte)
     }
@@ -39,22 +44,98 @@ public struct ExportBuffer {
 
     /// `2026-11-20` with `-`, `2026/11/20` with `/`.
     mutating func writeDate(_ d: LocalDate, separator: UInt8) {
-        write(pad(d.year, 4))
+        writeDigits(d.year, width: 4)
         bytes.append(separator)
-        write(pad(d.month, 2))
+        writeDigits(d.month, width: 2)
         bytes.append(separator)
-        write(pad(d.day, 2))
+        writeDigits(d.day, width: 2)
     }
 
     /// `09:05` or `09:05:07`, 24-hour.
     mutating func writeTime(_ t: LocalDateTime, seconds: Bool) {
-        write(pad(t.hour, 2))
+        writeDigits(t.hour, width: 2)
         bytes.append(ASCII.colon)
-        write(pad(t.minute, 2))
+        writeDigits(t.minute, width: 2)
         if seconds {
             bytes.append(ASCII.colon)
-            write(pad(t.second, 2))
+            writeDigits(t.second, width: 2)
         }
+    }
+
+    /// A non-negative number with leading zeros to `width` digits, as
+    /// ``pad(_:_:)`` writes it, without building a string.
+    mutating func writeDigits(_ value: Int, width: Int) {
+        guard value >= 0 else {
+            write(pad(value, width))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
+            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+        }
+    }
+
+    /// `2026-11-20T11:03:00+01:00`, or `…Z` in a UTC zone: what
+    /// ``Zone/iso8601(_:)`` gives, written in place (a calendar listing
+    /// writes three per occurrence).
+    public mutating func writeISO8601(_ instant: Instant, in zone: Zone) {
+        let offset = zone.offset(at: instant)
+        let t = LocalDateTime(secondsSinceEpoch: instant.seconds + Int64(offset))
+        guard (0...9999).contains(t.date.year) else {
+            write(zone.iso8601(instant))
+            return
+        }
+        let a = offset.magnitude
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &text) { b -> Int in
+            func two(_ v: Int, _ at: Int) {
+                b[at] = UInt8(ascii: "0") + UInt8(v / 10)
+                b[at + 1] = UInt8(ascii: "0") + UInt8(v % 10)
+            }
+            two(t.date.year / 100, 0)
+            two(t.date.year % 100, 2)
+            b[4] = ASCII.hyphen
+            two(t.date.month, 5)
+            b[7] = ASCII.hyphen
+            two(t.date.day, 8)
+            b[10] = ASCII.letterT
+            two(t.hour, 11)
+            b[13] = ASCII.colon
+            two(t.minute, 14)
+            b[16] = ASCII.colon
+            two(t.second, 17)
+            if zone.writesZulu {
+                b[19] = UInt8(ascii: "Z")
+                return 20
+            }
+            b[19] = offset < 0 ? ASCII.hyphen : UInt8(ascii: "+")
+            two(Int(a / 3600), 20)
+            b[22] = ASCII.colon
+            two(Int(a / 60 % 60), 23)
+            guard a % 60 != 0 else { return 25 }
+            b[25] = ASCII.colon
+            two(Int(a % 60), 26)
+            return 28
+        }
+        withUnsafeBytes(of: &text) { bytes.append(contentsOf: $0.prefix(count)) }
+    }
+
+    /// Writes what is buffered to `fd` and empties the buffer, keeping its
+    /// room: for output too large to build whole.
+    public mutating func flush(to fd: Int32) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// A duration as `HH:MM:SS`; hours grow past two digits (`100:00:00`)

@@ -6,16 +6,19 @@ extension ExportBuffer {
     /// else, including non-ASCII, passes through as UTF-8.
     public mutating func writeJSONString(_ text: String) {
         bytes.append(ASCII.quote)
-        if text.utf8.contains(where: Self.needsJSONEscape) {
-            for byte in text.utf8 {
-                if Self.needsJSONEscape(byte) {
-                    writeJSONEscape(byte)
-                } else {
-                    bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            if utf8.contains(where: Self.needsJSONEscape) {
+                for byte in utf8 {
+                    if Self.needsJSONEscape(byte) {
+                        writeJSONEscape(byte)
+                    } else {
+                        bytes.append(byte)
+                    }
                 }
+            } else {
+                bytes.append(contentsOf: utf8)
             }
-        } else {
-            write(text)
         }
         bytes.append(ASCII.quote)
     }
