@@ -23,9 +23,17 @@ build: deps
 demo: build
 	@scripts/demo.sh $(BIN)
 
+# Tests also need khal (a real calendar program the CLI tests check calendar
+# triggers against) and valgrind (the calendar leak check).
+LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
 test: deps
+	@scripts/install-deps.sh khal valgrind
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@echo "== calendar leak check: every test calendar loaded and expanded 10 times under valgrind"
+	$(SWIFT) build -c release --scratch-path .build-leaks --product trackee-calendar-leaks
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars
 
 bench: build
 	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 valgrind binutils

@@ -55,6 +55,7 @@ let package = Package(
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
         .target(name: "TrackeeTestSupport", path: "Tests/Support"),
+        .executableTarget(name: "trackee-calendar-leaks", dependencies: ["TrackeeCore", "TrackeeCalendar"], path: "Tests/CalendarLeakCheck"),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
         .testTarget(
             name: "TrackeeDaemonTests",

@@ -100,7 +100,13 @@ enum ContentLineScanner {
             }
             index = end < bytes.endIndex ? end + 1 : end
         }
-        if logicalLine > 0 { lines.append(try split(logical, line: logicalLine)) }
+        if logicalLine > 0 {
+            do {
+                lines.append(try split(logical, line: logicalLine))
+            } catch where bytes.last != 0x0A {
+                throw LineError(line: error.line, message: "the file ends in the middle of a line, \(preview(logical)); is it cut off?")
+            }
+        }
         return lines
     }
 

@@ -33,13 +33,16 @@ struct CalendarEdgeSource: TimedSource {
         var expanded: [String: [CalendarOccurrence]] = [:]
         for t in triggers {
             guard let calendar = calendars[t.trigger.calendar] else { continue }
-            let from = after - t.trigger.offset
-            let to = through - t.trigger.offset
+            // The offset is counted on the wall clock, so the edge may sit up
+            // to a DST change (at most a few hours) either way of the shift.
+            let slack: Int64 = t.trigger.offset == 0 ? 0 : 4 * 3600
+            let from = after - t.trigger.offset - slack
+            let to = through - t.trigger.offset + slack
             let key = "\(t.trigger.calendar)\u{0}\(from.seconds)\u{0}\(to.seconds)"
             let occurrences = expanded[key] ?? calendar.occurrences(from: from, to: to + 1)
             expanded[key] = occurrences
             for o in occurrences where t.trigger.accepts(o) {
-                let time = t.trigger.time(of: o)
+                let time = t.trigger.time(of: o, zone: zone)
                 guard time > after && time <= through else { continue }
                 let event = TriggerEvent(.calendar(rule: t.rule, edge: t.trigger.edge, occurrence: o), time: time)
                 if seen.insert("\(t.rule)@\(event.occurrence)").inserted {

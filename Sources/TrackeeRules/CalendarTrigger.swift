@@ -7,7 +7,8 @@ import TrackeeCore
 public struct CalendarTrigger: Sendable, Equatable {
     public var calendar: String
     public var edge: CalendarEdge
-    /// Seconds added to the edge: `-2m` fires two minutes before it.
+    /// Seconds added to the edge on the wall clock: `-2m` fires two
+    /// minutes before it.
     public var offset: Int64
     /// Every one must match.
     public var match: [EventMatch]
@@ -40,9 +41,13 @@ public struct CalendarTrigger: Sendable, Equatable {
         return offset == 0 ? "0s" : (offset < 0 ? "-" : "+") + text
     }
 
-    /// When the trigger fires for an occurrence: its edge plus the offset.
-    public func time(of occurrence: CalendarOccurrence) -> Instant {
-        (edge == .start ? occurrence.start : occurrence.end) + offset
+    /// When the trigger fires for an occurrence: its edge plus the offset,
+    /// counted on the wall clock of `zone`, so `offset: 9h` on an all-day
+    /// event is 09:00 on the day the clocks change too.
+    public func time(of occurrence: CalendarOccurrence, zone: Zone) -> Instant {
+        let at = edge == .start ? occurrence.start : occurrence.end
+        guard offset != 0 else { return at }
+        return zone.instant(for: LocalDateTime(secondsSinceEpoch: zone.localDateTime(at).secondsSinceEpoch + offset))
     }
 }
 

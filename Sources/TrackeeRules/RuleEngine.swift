@@ -56,7 +56,7 @@ public struct RuleEngine: Sendable {
         case .calendar(let id, let edge, let occurrence):
             guard let index = byID[id], rules[index].rule.triggers.contains(where: {
                 guard case .calendar(let trigger) = $0 else { return false }
-                return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence) == event.time
+                return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: snapshot.zone) == event.time
             }) else { return [] }
             candidates = [index]
         }

@@ -63,9 +63,13 @@ struct RuleSetLoader {
         for reference in calendarReferences where !known.contains(reference.name) {
             guard let rule = reference.error.rule, ruleSet.rules.contains(where: { $0.id == rule }) else { continue }
             var error = reference.error
-            error.message += known.isEmpty
-                ? "; define it under calendars:, e.g. calendars: {\(reference.name): ~/.calendars/\(reference.name)}"
-                : "; calendars are " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            if known.isEmpty {
+                error.message += "; define it under calendars:, e.g. calendars: {\(reference.name): ~/.calendars/\(reference.name)}"
+            } else if let near = nearest(to: reference.name, among: known.sorted()) {
+                error.message += "; did you mean \"\(near)\"?"
+            } else {
+                error.message += "; calendars are " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            }
             errors.append(error)
             rejected.insert(rule)
         }

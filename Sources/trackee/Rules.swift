@@ -73,7 +73,7 @@ extension Trackee {
                             case .calendar(let t):
                                 let upcoming = rule.enabled ? automation.upcoming(after: session.now, count: count, zone: session.zone) {
                                     guard case .calendar(rule.id, t.edge, let o) = $0.kind else { return false }
-                                    return t.accepts(o) && t.time(of: o) == $0.time
+                                    return t.accepts(o) && t.time(of: o, zone: session.zone) == $0.time
                                 } : []
                                 return TriggerView(
                                     calendar: t.calendar, event: t.edge.rawValue, offset: t.offset == 0 ? nil : t.offsetText,
