@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "TrackeeCore"),
         .target(name: "TrackeeSchedule", dependencies: ["TrackeeCore"]),
         .systemLibrary(name: "CLibical", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
-        .target(name: "TrackeeCalendar", dependencies: ["TrackeeCore", "CLibical"]),
+        .target(name: "CLibicalZoneFix"),
+        .target(name: "TrackeeCalendar", dependencies: ["TrackeeCore", "CLibical", "CLibicalZoneFix"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",

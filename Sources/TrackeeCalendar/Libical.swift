@@ -79,6 +79,18 @@ enum Libical {
             return copy
         }
 
+        /// For a SECONDLY, MINUTELY or HOURLY rule, the seconds between two
+        /// of its steps (INTERVAL units); nil for longer frequencies.
+        var stepSeconds: Int64? {
+            let interval = Int64(max(1, Int(raw.interval)))
+            switch raw.freq {
+            case ICAL_SECONDLY_RECURRENCE: return interval
+            case ICAL_MINUTELY_RECURRENCE: return 60 * interval
+            case ICAL_HOURLY_RECURRENCE: return 3600 * interval
+            default: return nil
+            }
+        }
+
         /// After how many days the rule's instances repeat on the wall
         /// clock, when its parts alone show it: a DAILY or WEEKLY rule
         /// whose only BY parts are BYDAY without ordinals, BYHOUR, BYMINUTE

@@ -217,10 +217,22 @@ struct RuleWalk {
         let low = zone.localDateTime(from - 86_400)
         if let untilWall, low > untilWall { return [] }
         if let pattern = seriesRule.pattern { return repeating(pattern, low: low, high: high) }
-        guard let iterator = Libical.Iterator(rule.withoutUntil, start: start.value) else { return [] }
+        var from = start.value
+        var jump: LocalDateTime?
         if rule.count == 0 && low > start.value.local {
-            guard iterator.jump(to: start.isDate ? LocalDateTime(date: low.date) : low) else { return [] }
+            if let step = rule.stepSeconds {
+                // libical's jump restarts a sub-daily rule's steps at the
+                // jump's day, losing their phase (instances are DTSTART + k
+                // steps); starting the walk on a later step keeps it.
+                let begin = start.value.local.secondsSinceEpoch
+                let steps = (low.secondsSinceEpoch - begin) / step
+                from = TimeValue(local: LocalDateTime(secondsSinceEpoch: begin + steps * step), isDate: false, isUTC: false)
+            } else {
+                jump = start.isDate ? LocalDateTime(date: low.date) : low
+            }
         }
+        guard let iterator = Libical.Iterator(rule.withoutUntil, start: from) else { return [] }
+        if let jump, !iterator.jump(to: jump) { return [] }
         var walls: [LocalDateTime] = []
         var steps = 0
         while let wall = iterator.next() {
