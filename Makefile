@@ -41,12 +41,16 @@ test: deps
 		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars
 
 bench: build
-	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 valgrind binutils
+	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
 	@.build/release/trackee-bench-rules | tee bench/out/rules.txt
 	@bench/daemon.sh $(BIN) | tee bench/out/daemon.md
+	@echo "== calendars: a year of a 10,000-event calendar, beside libical's floor and recurring-ical-events"
+	@bench/calendar/run.sh $(BIN)
+	@echo "== calendars: trackee run holding that calendar"
+	@python3 bench/calendar/daemon.py $(BIN) bench/out/calendar/calendar.ics bench/out/calendar
 
 # Recurrence expansion checked against the recurring-ical-events package on
 # the calendars its test suite ships (README: "Calendar conformance").

@@ -32,6 +32,10 @@ now="2026-11-20 11:20"; step export --format clockify --email ana@example.com
 # Automations: every recipe in recipes/rules played over a sample Monday,
 # with a morning of deep work and a meeting, on a throwaway store of its own.
 recipes=$(cd "$(dirname "$0")/../recipes/rules" && pwd)
+# The meetings recipe reads ~/.calendars/work: give it the sample calendar.
+mkdir -p "$dir/home/.calendars"
+cp -r "$recipes/../calendars/work" "$dir/home/.calendars/"
+export HOME="$dir/home"
 cat > "$dir/monday.jsonl" <<'JSONL'
 {"time":"2026-11-23 10:00","type":"focus","mode":"deep"}
 {"time":"2026-11-23 11:30","type":"focus","mode":"meeting"}

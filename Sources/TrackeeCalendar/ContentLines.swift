@@ -117,7 +117,7 @@ enum ContentLineScanner {
         guard i > 0 else {
             throw LineError(line: line, message: "expected NAME:VALUE, found \(preview(bytes)) (is a folded line missing its leading space?)")
         }
-        let name = String(decoding: bytes[0..<i], as: UTF8.self).uppercased()
+        let name = upper(bytes[0..<i])
         var parameters: [ContentLine.Parameter] = []
         while i < bytes.count, bytes[i] == UInt8(ascii: ";") {
             i += 1
@@ -126,7 +126,7 @@ enum ContentLineScanner {
             guard i > start, i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
                 throw LineError(line: line, message: "\(name): a parameter must be NAME=VALUE, found \(preview(Array(bytes[start...])))")
             }
-            let parameterName = String(decoding: bytes[start..<i], as: UTF8.self).uppercased()
+            let parameterName = upper(bytes[start..<i])
             i += 1
             var values: [String] = []
             while true {
@@ -158,6 +158,14 @@ enum ContentLineScanner {
         }
         return ContentLine(
             name: name, parameters: parameters, value: String(decoding: bytes[(i + 1)...], as: UTF8.self), line: line)
+    }
+
+    /// A name (ASCII letters, digits, `-`) in upper case.
+    private static func upper(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(decoding: bytes.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }, as: UTF8.self)
     }
 
     private static func isNameByte(_ b: UInt8) -> Bool {

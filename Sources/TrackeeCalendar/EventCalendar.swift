@@ -27,23 +27,35 @@ public struct EventCalendar: Sendable {
     init(name: String, zone: Zone, components: [EventComponent]) {
         self.name = name
         self.zone = zone
-        var byUID: [String: [EventComponent]] = [:]
-        var order: [String] = []
+        // Components by UID, in the order UIDs first appear.
+        var groups: [[EventComponent]] = []
+        var groupOf: [String: Int] = [:]
+        groupOf.reserveCapacity(components.count)
         for c in components {
-            if byUID[c.uid] == nil { order.append(c.uid) }
-            byUID[c.uid, default: []].append(c)
-        }
-        var singles: [CalendarOccurrence] = []
-        var series: [Series] = []
-        for uid in order {
-            let s = Series(uid: uid, components: byUID[uid]!, local: zone)
-            if s.isSingle, let master = s.master {
-                let start = master.start.instant(local: zone)
-                singles += s.occurrences(from: start, to: start + 1, calendar: name, local: zone)
+            if let index = groupOf[c.uid] {
+                groups[index].append(c)
             } else {
-                series.append(s)
+                groupOf[c.uid] = groups.count
+                groups.append([c])
             }
         }
+        let all = groups
+        let parts = Parallel.map(count: all.count, minimum: 1024) { slice -> ([CalendarOccurrence], [Series]) in
+            var singles: [CalendarOccurrence] = []
+            var series: [Series] = []
+            for group in all[slice] {
+                let s = Series(uid: group[0].uid, components: group, calendar: name, local: zone)
+                if s.isSingle, let master = s.master {
+                    let start = master.start.instant(local: zone)
+                    singles += s.occurrences(from: start, to: start + 1, calendar: name, local: zone)
+                } else {
+                    series.append(s)
+                }
+            }
+            return (singles, series)
+        }
+        var singles = parts.flatMap(\.0)
+        let series = parts.flatMap(\.1)
         singles.sort { $0.start < $1.start }
         self.singles = singles
         longestSingle = singles.map { $0.end - $0.start }.max() ?? 0
@@ -65,26 +77,14 @@ public struct EventCalendar: Sendable {
             i += 1
         }
         result += expandSeries(from: from, to: to)
-        // Sorted by start alone first, and through indices: comparing
-        // instants is cheap, and occurrences are large to move. Ties, which
-        // are few, are then put in UID and recurrence-id order.
-        var order = result.indices.map { (start: result[$0].start.seconds, index: $0) }
-        order.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
-        var first = 0
-        while first < order.count {
-            var end = first + 1
-            while end < order.count && order[end].start == order[first].start { end += 1 }
-            if end > first + 1 {
-                order[first..<end].sort { (a: (start: Int64, index: Int), b: (start: Int64, index: Int)) -> Bool in
-                    let x = result[a.index]
-                    let y = result[b.index]
-                    if x.uid != y.uid { return x.uid < y.uid }
-                    return (x.recurrenceID?.instant(in: zone) ?? x.start) < (y.recurrenceID?.instant(in: zone) ?? y.start)
-                }
-            }
-            first = end
+        // Occurrences are small (their text is shared), so they are sorted
+        // in place: by start, ties by UID, then by recurrence id.
+        result.sort { x, y in
+            if x.start != y.start { return x.start < y.start }
+            if x.uid != y.uid { return x.uid < y.uid }
+            return (x.recurrenceID?.instant(in: zone) ?? x.start) < (y.recurrenceID?.instant(in: zone) ?? y.start)
         }
-        return order.map { result[$0.index] }
+        return result
     }
 
     /// Every series' occurrences in the window, the series of a large

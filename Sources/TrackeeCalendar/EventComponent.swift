@@ -1,25 +1,49 @@
 import TrackeeCore
 
 /// One VEVENT as written: a whole event, a series, or an override of one
-/// instance of a series (it has a RECURRENCE-ID).
-struct EventComponent: Sendable {
-    var line: Int
-    var uid: String
-    var start: EventTime
+/// instance of a series (it has a RECURRENCE-ID). A class, because series
+/// and their occurrences share it, and it never changes once read.
+final class EventComponent: Sendable {
+    let line: Int
+    let uid: String
+    let start: EventTime
     /// Nil when the event gives neither DTEND nor DURATION.
-    var length: EventLength?
-    var rules: [SeriesRule]
-    var rdates: [(time: EventTime, length: EventLength?)]
-    var exdates: [EventTime]
-    var recurrenceID: EventTime?
+    let length: EventLength?
+    let rules: [SeriesRule]
+    let rdates: [(time: EventTime, length: EventLength?)]
+    let exdates: [EventTime]
+    let recurrenceID: EventTime?
     /// `RANGE=THISANDFUTURE` on the RECURRENCE-ID.
-    var thisAndFuture: Bool
-    var sequence: Int
-    var status: CalendarOccurrence.Status
-    var summary: String
-    var description: String
-    var location: String
-    var categories: [String]
+    let thisAndFuture: Bool
+    let sequence: Int
+    let status: CalendarOccurrence.Status
+    let summary: String
+    let description: String
+    let location: String
+    let categories: [String]
+
+    init(
+        line: Int, uid: String, start: EventTime, length: EventLength?, rules: [SeriesRule],
+        rdates: [(time: EventTime, length: EventLength?)], exdates: [EventTime], recurrenceID: EventTime?,
+        thisAndFuture: Bool, sequence: Int, status: CalendarOccurrence.Status, summary: String, description: String,
+        location: String, categories: [String]
+    ) {
+        self.line = line
+        self.uid = uid
+        self.start = start
+        self.length = length
+        self.rules = rules
+        self.rdates = rdates
+        self.exdates = exdates
+        self.recurrenceID = recurrenceID
+        self.thisAndFuture = thisAndFuture
+        self.sequence = sequence
+        self.status = status
+        self.summary = summary
+        self.description = description
+        self.location = location
+        self.categories = categories
+    }
 
     var recurs: Bool { !rules.isEmpty || !rdates.isEmpty }
 

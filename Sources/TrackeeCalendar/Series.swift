@@ -22,6 +22,8 @@ struct Series: Sendable {
 
     var uid: String
     var master: EventComponent?
+    /// Each component's text for its occurrences, made once.
+    var texts: [ObjectIdentifier: CalendarOccurrence.EventText] = [:]
     /// One per instance.
     var overrides: [RecurrenceID: EventComponent] = [:]
     /// THISANDFUTURE overrides by the instant they take effect, ascending,
@@ -36,8 +38,13 @@ struct Series: Sendable {
     /// The longest instance, in seconds (nominal days counted generously).
     var longest: Int64 = 0
 
-    init(uid: String, components: [EventComponent], local: Zone) {
+    init(uid: String, components: [EventComponent], calendar: String, local: Zone) {
         self.uid = uid
+        for c in components {
+            texts[ObjectIdentifier(c)] = CalendarOccurrence.EventText(
+                calendar: calendar, uid: uid, summary: c.summary, description: c.description, location: c.location,
+                categories: c.categories)
+        }
         var master: EventComponent?
         for c in components where c.recurrenceID == nil {
             if master == nil || c.sequence > master!.sequence { master = c }
@@ -171,9 +178,10 @@ struct Series: Sendable {
         } else {
             end = max(start, length.end(from: start, zone: c.start.zone(local: local)))
         }
-        return CalendarOccurrence(
-            calendar: calendar, uid: uid, recurrenceID: id, start: start, end: end, allDay: c.start.isDate,
-            summary: c.summary, description: c.description, location: c.location, categories: c.categories, status: status)
+        let text = texts[ObjectIdentifier(c)]
+            ?? CalendarOccurrence.EventText(calendar: calendar, uid: uid, summary: c.summary, description: c.description,
+                                            location: c.location, categories: c.categories)
+        return CalendarOccurrence(text: text, recurrenceID: id, start: start, end: end, allDay: c.start.isDate, status: status)
     }
 
     static func overlaps(_ o: CalendarOccurrence, from: Instant, to: Instant) -> Bool {

@@ -10,9 +10,10 @@
 ///                    allDay: false, summary: "Standup")
 /// ```
 public struct CalendarOccurrence: Sendable, Equatable {
-    /// The name the rule file gives the calendar.
-    public var calendar: String
-    public var uid: String
+    /// The event's text, shared by all its occurrences: a year of a daily
+    /// meeting is hundreds of occurrences, and copying one then costs one
+    /// reference rather than six strings.
+    public let text: EventText
     /// Which instance of a recurring event this is: its original start,
     /// before any override moved it. Nil for an event that does not recur.
     public var recurrenceID: RecurrenceID?
@@ -21,11 +22,40 @@ public struct CalendarOccurrence: Sendable, Equatable {
     public var end: Instant
     /// A DATE event: `start` and `end` are local midnights.
     public var allDay: Bool
-    public var summary: String
-    public var description: String
-    public var location: String
-    public var categories: [String]
     public var status: Status
+
+    /// The name the rule file gives the calendar.
+    public var calendar: String { text.calendar }
+    public var uid: String { text.uid }
+    public var summary: String { text.summary }
+    public var description: String { text.description }
+    public var location: String { text.location }
+    public var categories: [String] { text.categories }
+
+    /// What an event says about itself, as one shared value.
+    public final class EventText: Sendable, Equatable {
+        public let calendar: String
+        public let uid: String
+        public let summary: String
+        public let description: String
+        public let location: String
+        public let categories: [String]
+
+        public init(calendar: String, uid: String, summary: String = "", description: String = "", location: String = "",
+                    categories: [String] = []) {
+            self.calendar = calendar
+            self.uid = uid
+            self.summary = summary
+            self.description = description
+            self.location = location
+            self.categories = categories
+        }
+
+        public static func == (a: EventText, b: EventText) -> Bool {
+            a === b || (a.calendar == b.calendar && a.uid == b.uid && a.summary == b.summary
+                && a.description == b.description && a.location == b.location && a.categories == b.categories)
+        }
+    }
 
     public enum Status: String, Sendable, Equatable, CaseIterable {
         case confirmed, tentative, cancelled
@@ -65,16 +95,18 @@ public struct CalendarOccurrence: Sendable, Equatable {
         allDay: Bool = false, summary: String = "", description: String = "", location: String = "",
         categories: [String] = [], status: Status = .confirmed
     ) {
-        self.calendar = calendar
-        self.uid = uid
+        self.init(
+            text: EventText(calendar: calendar, uid: uid, summary: summary, description: description, location: location,
+                            categories: categories),
+            recurrenceID: recurrenceID, start: start, end: end, allDay: allDay, status: status)
+    }
+
+    public init(text: EventText, recurrenceID: RecurrenceID?, start: Instant, end: Instant, allDay: Bool, status: Status) {
+        self.text = text
         self.recurrenceID = recurrenceID
         self.start = start
         self.end = end
         self.allDay = allDay
-        self.summary = summary
-        self.description = description
-        self.location = location
-        self.categories = categories
         self.status = status
     }
 }

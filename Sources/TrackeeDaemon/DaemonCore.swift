@@ -59,6 +59,7 @@ public actor DaemonCore {
         calendars = calendars.filter { names.contains($0.key) }
         for source in ruleSet.calendars { readCalendar(source) }
         rebuild()
+        if !ruleSet.calendars.isEmpty { Footprint.settleAfterReading() }
         let count = automation.ruleSet.rules.filter(\.enabled).count
         let defined = ruleSet.calendars.count
         let read_ = defined == 0 ? "" : " and \(calendars.count) of \(defined) calendar\(defined == 1 ? "" : "s")"
@@ -114,10 +115,11 @@ public actor DaemonCore {
         }
         rebuild()
         let next = automation.nextElapse(after: clock(), zone: runner.zone)
+        alarm.ring()
         systemd.status(status(next: next))
         let upcoming = next.map { "; next firing \(runner.zone.iso8601($0))" } ?? ""
         logger.info("deadlines re-armed\(upcoming)")
-        alarm.ring()
+        Footprint.settleAfterReading()
     }
 
     /// Where changes come from: calendars' folders are added to `watch` as

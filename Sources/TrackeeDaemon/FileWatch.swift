@@ -5,10 +5,12 @@ import Logging
 /// Changes to files in watched folders, from inotify: rule files and
 /// calendars. Folders can be added while it runs (a reload may name a new
 /// calendar). A burst of events on one path (an editor saving, vdirsyncer
-/// writing) comes out as one change after ``quiet`` of silence.
+/// writing) comes out as one change after ``quiet`` (100 ms) of silence.
 final class FileWatch: @unchecked Sendable {
-    /// How long a path must stay quiet before its change is reported.
-    static let quiet: Int32 = 200
+    /// How long a path must stay quiet before its change is reported:
+    /// longer than an editor or vdirsyncer takes to write a file, short
+    /// enough that a changed calendar is armed within a blink.
+    static let quiet: Int32 = 100
 
     let changes: AsyncStream<String>
     private let fd: Int32

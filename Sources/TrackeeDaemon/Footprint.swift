@@ -28,4 +28,18 @@ public enum Footprint {
         }
         return advised
     }
+
+    /// After reading a large calendar: gives the heap's free memory back
+    /// (reading one leaves most of what it used free but held by malloc,
+    /// spread over the arenas of the threads that read it) and pages out the
+    /// binary's pages the reading faulted in.
+    public static func settleAfterReading() {
+        _ = mallocTrim(0)
+        releaseStartupPages()
+    }
 }
+
+/// glibc's malloc_trim(3), which Swift's Glibc module leaves out (it lives
+/// in <malloc.h>).
+@_silgen_name("malloc_trim")
+private func mallocTrim(_ pad: Int) -> Int32

@@ -85,16 +85,24 @@ extension Trackee {
             /// by hand, in slices formatted side by side: a year of a busy
             /// calendar is 200,000 objects.
             static func writeJSON(_ occurrences: [CalendarOccurrence], zone: Zone, to fd: Int32) {
-                let slices = Parallel.map(count: occurrences.count, minimum: 20_000) { slice -> [UInt8] in
-                    var out = ExportBuffer(capacity: slice.count * 240)
-                    for index in slice {
-                        if index > 0 { out.write(byte: UInt8(ascii: ",")) }
-                        write(occurrences[index], zone: zone, to: &out)
-                    }
-                    return out.bytes
-                }
                 writeAll(fd, "[")
-                for bytes in slices { bytes.withUnsafeBufferPointer { writeAll(fd, $0) } }
+                // Blocks of 40,000, each formatted in slices side by side,
+                // so memory stays flat however long the list.
+                var first = 0
+                while first < occurrences.count {
+                    let block = first..<min(first + 40_000, occurrences.count)
+                    let slices = Parallel.map(count: block.count, minimum: 10_000) { slice -> [UInt8] in
+                        var out = ExportBuffer(capacity: slice.count * 240)
+                        for index in slice {
+                            let at = block.lowerBound + index
+                            if at > 0 { out.write(byte: UInt8(ascii: ",")) }
+                            write(occurrences[at], zone: zone, to: &out)
+                        }
+                        return out.bytes
+                    }
+                    for bytes in slices { bytes.withUnsafeBufferPointer { writeAll(fd, $0) } }
+                    first = block.upperBound
+                }
                 writeAll(fd, "]\n")
             }
 

@@ -12,6 +12,16 @@ import Testing
     /// The path of a rule recipe, such as `rule("office-hours.yaml")`.
     static func rule(_ name: String) -> String { recipes.appendingPathComponent("rules/" + name).path }
 
+    /// A sandbox whose home holds the sample calendar the meetings recipe
+    /// names (`~/.calendars/work`), as its comment says to set up.
+    static func sandbox(now: String = "2026-11-20 12:00") throws -> Sandbox {
+        let t = try Sandbox(now: now)
+        try FileManager.default.createDirectory(atPath: t.path("home/.calendars"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: recipes.appendingPathComponent("calendars/work").path, toPath: t.path("home/.calendars/work"))
+        return t
+    }
+
     /// Runs a recipe script with the built trackee first on PATH.
     private func runRecipe(_ t: Sandbox, _ script: String, _ arguments: [String]) throws -> (Int32, String) {
         let bin = try binDirectory(t)
@@ -88,6 +98,15 @@ import Testing
     /// What `trackee rules check FILE` prints for each rule recipe on
     /// Friday 2026-11-20 at 12:00, Prague time.
     static let checked: [String: [String]] = [
+        "meetings.yaml": [
+            #"rule "meeting-start" (Meetings from the work calendar)"#,
+            "  calendar work start -2m: 2026-11-23T09:28:00+01:00 Standup, 2026-11-23T13:58:00+01:00 Client workshop, "
+                + "2026-11-24T09:28:00+01:00 Standup",
+            #"rule "meeting-end""#,
+            "  calendar work end: 2026-11-23T09:45:00+01:00 Standup, 2026-11-23T16:00:00+01:00 Client workshop, "
+                + "2026-11-24T09:45:00+01:00 Standup",
+            "2 rules, no errors",
+        ],
         "end-of-day.yaml": [
             #"rule "end-of-day" (End-of-day safety stop)"#,
             "  at *-*-* 19:00: 2026-11-20T19:00:00+01:00, 2026-11-21T19:00:00+01:00, 2026-11-22T19:00:00+01:00",
@@ -143,7 +162,7 @@ import Testing
     @Test func everyRuleRecipeChecksCleanWithItsNextFirings() throws {
         let files = try yamlRecipes()
         #expect(files == Self.checked.keys.sorted().map { "rules/" + $0 })
-        let t = try Sandbox(now: "2026-11-20 12:00")
+        let t = try Self.sandbox(now: "2026-11-20 12:00")
         for file in files {
             let r = try t.run("rules", "check", Self.recipes.appendingPathComponent(file).path)
             #expect(r.status == 0, "\(r)")
@@ -153,7 +172,7 @@ import Testing
     }
 
     @Test func allRuleRecipesLoadTogetherFromRulesD() throws {
-        let t = try Sandbox(now: "2026-11-20 12:00")
+        let t = try Self.sandbox(now: "2026-11-20 12:00")
         let rulesD = t.path("config/trackee/rules.d")
         try FileManager.default.createDirectory(atPath: rulesD, withIntermediateDirectories: true)
         for name in Self.checked.keys {
@@ -163,7 +182,7 @@ import Testing
         #expect(check.status == 0, "\(check)")
         #expect(check.stderr == "")
         let eachFile = Self.checked.keys.sorted().flatMap { Self.checked[$0]!.dropLast() }
-        #expect(check.lines == eachFile + ["12 rules, no errors"])
+        #expect(check.lines == eachFile + ["14 rules, no errors"])
 
         let next = try t.run("rules", "next", "--count", "6")
         #expect(next.status == 0, "\(next)")
@@ -488,6 +507,24 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 
+    @Test func meetingsStartTwoMinutesEarlyFromTheCalendarAndStopWhenTheyEnd() throws {
+        let t = try Self.sandbox()
+        let recipe = Self.rule("meetings.yaml")
+        let list = try t.run(["calendar", "list", "work", "--rules", recipe, "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00"])
+        #expect(list.lines == [
+            "2026-11-23T09:30:00+01:00  2026-11-23T09:45:00+01:00  Standup  uid standup@example.com  recurrence 2026-11-23T09:30:00+01:00",
+            "2026-11-23T14:00:00+01:00  2026-11-23T16:00:00+01:00  Client workshop  uid acme-workshop@example.com",
+        ])
+        for now in ["2026-11-23 08:00", "2026-11-23 09:28", "2026-11-23 09:45", "2026-11-23 13:58", "2026-11-23 16:00"] {
+            #expect(try tick(t, recipe, at: now).status == 0)
+        }
+        let all = try entries(t, at: "2026-11-23 17:00").elements
+        #expect(all.map { $0["start"].string } == ["2026-11-23T13:58:00+01:00", "2026-11-23T09:28:00+01:00"])
+        #expect(all.map { $0["end"].string } == ["2026-11-23T16:00:00+01:00", "2026-11-23T09:45:00+01:00"])
+        #expect(all.map { $0["description"].string } == ["Client workshop", "Standup"])
+        #expect(all.map { $0["project"].string } == ["Meetings", "Meetings"])
+    }
+
     @Test func theRuleFilesInTheManualAreTheRecipesWithoutComments() throws {
         let manual = try String(contentsOf: Self.root.appendingPathComponent("man/trackee-rules.5"), encoding: .utf8)
             .replacingOccurrences(of: "\\-", with: "-")
@@ -508,6 +545,7 @@ import Testing
             "rules/end-of-day.yaml",
             "rules/focus-tracking.yaml",
             "rules/lunch-break.yaml",
+            "rules/meetings.yaml",
             "rules/office-hours.yaml",
             "rules/reminder.yaml",
             "rules/run-script.yaml",

@@ -1,0 +1,70 @@
+import Testing
+import TrackeeCore
+
+@testable import TrackeeCalendar
+
+/// Where trackee reads a calendar unlike recurring-ical-events on purpose
+/// (README, "Calendar conformance"): each case is the shape of the package's
+/// test calendar, and the test pins trackee's answer.
+@Suite struct ConformanceDifferenceTests {
+    let berlin = Zone.tzdata("Europe/Berlin")!
+
+    func parse(_ lines: [String]) throws(CalendarError) -> EventCalendar {
+        try EventCalendar.parse(Array(lines.joined(separator: "\r\n").utf8), file: "x.ics", name: "x", zone: berlin)
+    }
+
+    func starts(_ c: EventCalendar, _ from: String, _ to: String) -> [String] {
+        c.occurrences(from: instant(from), to: instant(to)).map { berlin.iso8601($0.start) }
+    }
+
+    /// issue_61_time_zone_error.ics
+    @Test func aContinuationLineWithoutItsSpaceIsRefusedWithItsLine() {
+        #expect(throws: CalendarError(file: "x.ics", line: 6, message:
+            #"L: expected ":" before the value (is a folded line missing its leading space?)"#)) {
+            try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART;VALUE=DATE:20211215",
+                       "ORGANIZER:X-CONFLUENCE-USER-KEY=8a4a;CN=Danie", "l Latham;CUTYPE=INDIVIDUAL:mailto:dlatham@apple.com",
+                       "END:VEVENT", "END:VCALENDAR", ""])
+        }
+    }
+
+    /// issue_201_test_matrix.ics
+    @Test func anEndThatClosesNothingOpenIsRefused() {
+        #expect(throws: CalendarError(file: "x.ics", line: 4, message: "END:VTOOD does not close BEGIN:VTODO on line 2")) {
+            try parse(["BEGIN:VCALENDAR", "BEGIN:VTODO", "DTSTART:20000101T000000Z", "END:VTOOD", "END:VCALENDAR", ""])
+        }
+    }
+
+    /// issue_201_mixed_datetime_and_date.ics
+    @Test func aDateStartWithATimedEndIsAnAllDayEventFromLocalMidnight() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:m", "DTSTART;VALUE=DATE:20230724",
+                           "DTEND:20230817T000000Z", "END:VEVENT", "END:VCALENDAR", ""])
+        let all = c.occurrences(from: instant("2023-07-01T00:00:00Z"), to: instant("2023-09-01T00:00:00Z"))
+        #expect(all.map { "\(berlin.iso8601($0.start))/\(berlin.iso8601($0.end)) \($0.allDay)" }
+            == ["2023-07-24T00:00:00+02:00/2023-07-25T00:00:00+02:00 true"])
+    }
+
+    /// issue_28_rrule_with_UTC_endinginZ.ics: Outlook's UNTIL is the last
+    /// day's midnight in its own zone (London), given in UTC.
+    @Test func aUTCUntilOfAnAllDaySeriesKeepsTheDayWhoseLocalStartItReaches() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:o", "DTSTART;VALUE=DATE:20200827",
+                           "DTEND;VALUE=DATE:20200828", "RRULE:FREQ=WEEKLY;UNTIL=20200916T230000Z;INTERVAL=2;BYDAY=TH;WKST=MO",
+                           "END:VEVENT", "END:VCALENDAR", ""])
+        #expect(starts(c, "2020-08-01T00:00:00Z", "2020-10-01T00:00:00Z")
+            == ["2020-08-27T00:00:00+02:00", "2020-09-10T00:00:00+02:00"])
+        let london = Zone.tzdata("Europe/London")!
+        let inLondon = try EventCalendar.parse(
+            Array(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:o", "DTSTART;VALUE=DATE:20200903",
+                   "RRULE:FREQ=WEEKLY;UNTIL=20200916T230000Z;BYDAY=TH", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n").utf8),
+            file: "x.ics", name: "x", zone: london)
+        #expect(inLondon.occurrences(from: instant("2020-09-01T00:00:00Z"), to: instant("2020-10-01T00:00:00Z"))
+            .map { london.iso8601($0.start) } == ["2020-09-03T00:00:00+01:00", "2020-09-10T00:00:00+01:00", "2020-09-17T00:00:00+01:00"])
+    }
+
+    /// issue_75_range_parameter.ics
+    @Test func aDateUntilOfATimedSeriesIncludesItsWholeDay() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:r", "DTSTART:20250916T120000Z",
+                           "DTEND:20250916T140000Z", "RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20250920", "END:VEVENT", "END:VCALENDAR", ""])
+        #expect(starts(c, "2025-09-15T00:00:00Z", "2025-09-30T00:00:00Z")
+            == ["2025-09-16T14:00:00+02:00", "2025-09-18T14:00:00+02:00", "2025-09-20T14:00:00+02:00"])
+    }
+}
