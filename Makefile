@@ -37,7 +37,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	@echo "== calendar leak check: every test calendar loaded and expanded 10 times under valgrind"
 	$(SWIFT) build -c release --scratch-path .build-leaks --product trackee-calendar-leaks
-	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+	valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=1 \
 		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars
 
 bench: build
