@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-trackee, calendar, out = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+trackee, calendar, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 idle = float(os.environ.get("BENCH_IDLE_SECONDS", "10"))
 rounds = int(os.environ.get("BENCH_REARM_ROUNDS", "7"))
 
