@@ -68,7 +68,9 @@ public struct EventCalendar: Sendable {
     /// Every occurrence that overlaps `[from, to)` (a zero-length one at
     /// `from` counts), cancelled ones included, ordered by start, then
     /// UID, then recurrence id.
-    public func occurrences(from: Instant, to: Instant) -> [CalendarOccurrence] {
+    /// `sorted: false` leaves them in no particular order, for callers that
+    /// only look for the earliest or test each.
+    public func occurrences(from: Instant, to: Instant, sorted: Bool = true) -> [CalendarOccurrence] {
         guard from < to else { return [] }
         var result: [CalendarOccurrence] = []
         var i = firstSingle(startingAtOrAfter: from - longestSingle)
@@ -77,6 +79,7 @@ public struct EventCalendar: Sendable {
             i += 1
         }
         result += expandSeries(from: from, to: to)
+        guard sorted else { return result }
         // Occurrences are small (their text is shared), so they are sorted
         // in place: by start, ties by UID, then by recurrence id.
         result.sort { x, y in

@@ -53,13 +53,29 @@ struct CalendarEdgeSource: TimedSource {
         return result
     }
 
-    /// Looks ahead a day, then a week, a month and a year.
+    /// Looks ahead a day, then a week, a month and a year, keeping only the
+    /// earliest edge of each look.
     func next(after instant: Instant, zone: Zone) -> Instant? {
         guard !triggers.isEmpty else { return nil }
+        var looked = instant
         for span: Int64 in [86_400, 7 * 86_400, 31 * 86_400, 366 * 86_400] {
-            if let first = occurrences(after: instant, through: instant + span, zone: zone).map(\.event.time).min() {
-                return first
+            let through = instant + span
+            var earliest: Instant?
+            var expanded: [String: [CalendarOccurrence]] = [:]
+            for t in triggers {
+                guard let calendar = calendars[t.trigger.calendar] else { continue }
+                let slack: Int64 = t.trigger.offset == 0 ? 0 : 4 * 3600
+                let key = "\(t.trigger.calendar)\u{0}\(t.trigger.offset)"
+                let occurrences = expanded[key] ?? calendar.occurrences(
+                    from: looked - t.trigger.offset - slack, to: through - t.trigger.offset + slack + 1, sorted: false)
+                expanded[key] = occurrences
+                for o in occurrences where t.trigger.accepts(o) {
+                    let time = t.trigger.time(of: o, zone: zone)
+                    if time > instant && time <= through && time < (earliest ?? .init(seconds: .max)) { earliest = time }
+                }
             }
+            if let earliest { return earliest }
+            looked = through
         }
         return nil
     }
