@@ -101,7 +101,7 @@ struct Series: Sendable {
             let lo = from - longest - max(0, shifts.latest)
             let hi = to - min(0, shifts.earliest)
             for instance in instances(of: master, from: lo, through: hi, local: local)
-            where !excluded.contains(instance.id) && overrides[instance.id] == nil
+            where (excluded.isEmpty || !excluded.contains(instance.id)) && (overrides.isEmpty || overrides[instance.id] == nil)
                 && (excludedDays.isEmpty || !excludedDays.contains(zone.localDateTime(instance.start).date))
             {
                 let occurrence: CalendarOccurrence
@@ -137,12 +137,21 @@ struct Series: Sendable {
     /// The recurrence set's instances whose original start lies in
     /// `[from, through]`, each once, before EXDATEs.
     func instances(of master: EventComponent, from: Instant, through: Instant, local: Zone) -> [Instance] {
+        // One rule and no RDATE can repeat only DTSTART: the rest of its
+        // instances are told apart without a set.
+        let simple = master.rules.count <= 1 && master.rdates.isEmpty
         var seen: Set<RecurrenceID> = []
+        var first: RecurrenceID?
         var result: [Instance] = []
         func add(_ id: RecurrenceID, _ start: Instant, _ length: EventLength?) {
-            if start >= from && start <= through && seen.insert(id).inserted {
-                result.append(Instance(id: id, start: start, length: length))
+            guard start >= from && start <= through else { return }
+            if simple {
+                if id == first { return }
+                if first == nil { first = id }
+            } else if !seen.insert(id).inserted {
+                return
             }
+            result.append(Instance(id: id, start: start, length: length))
         }
         let start = master.start
         let zone = start.zone(local: local)

@@ -93,10 +93,11 @@ extension Trackee {
                     let block = first..<min(first + 40_000, occurrences.count)
                     let slices = Parallel.map(count: block.count, minimum: 10_000) { slice -> [UInt8] in
                         var out = ExportBuffer(capacity: slice.count * 240)
+                        var texts = TextFragments()
                         for index in slice {
                             let at = block.lowerBound + index
                             if at > 0 { out.write(byte: UInt8(ascii: ",")) }
-                            write(occurrences[at], zone: zone, to: &out)
+                            write(occurrences[at], zone: zone, texts: &texts, to: &out)
                         }
                         return out.bytes
                     }
@@ -106,9 +107,31 @@ extension Trackee {
                 writeAll(fd, "]\n")
             }
 
-            private static func write(_ o: CalendarOccurrence, zone: Zone, to out: inout ExportBuffer) {
+            /// The JSON of an event's text, written once per event rather
+            /// than once per occurrence.
+            struct TextFragments {
+                private var known: [ObjectIdentifier: (calendar: [UInt8], rest: [UInt8])] = [:]
+
+                mutating func of(_ text: CalendarOccurrence.EventText) -> (calendar: [UInt8], rest: [UInt8]) {
+                    if let fragments = known[ObjectIdentifier(text)] { return fragments }
+                    var calendar = ExportBuffer(capacity: 64)
+                    calendar.writeJSONString(text.calendar)
+                    var rest = ExportBuffer(capacity: 128)
+                    rest.write(literal: "\",\"summary\":")
+                    rest.writeJSONString(text.summary)
+                    rest.write(literal: ",\"uid\":")
+                    rest.writeJSONString(text.uid)
+                    rest.write(byte: UInt8(ascii: "}"))
+                    let fragments = (calendar.bytes, rest.bytes)
+                    known[ObjectIdentifier(text)] = fragments
+                    return fragments
+                }
+            }
+
+            private static func write(_ o: CalendarOccurrence, zone: Zone, texts: inout TextFragments, to out: inout ExportBuffer) {
+                let text = texts.of(o.text)
                 out.write(literal: o.allDay ? "{\"all_day\":true,\"calendar\":" : "{\"all_day\":false,\"calendar\":")
-                out.writeJSONString(o.calendar)
+                out.bytes.append(contentsOf: text.calendar)
                 out.write(literal: ",\"end\":\"")
                 out.writeISO8601(o.end, in: zone)
                 out.write(literal: "\",\"recurrence_id\":")
@@ -123,11 +146,7 @@ extension Trackee {
                 out.writeISO8601(o.start, in: zone)
                 out.write(literal: "\",\"status\":\"")
                 out.write(o.status.rawValue)
-                out.write(literal: "\",\"summary\":")
-                out.writeJSONString(o.summary)
-                out.write(literal: ",\"uid\":")
-                out.writeJSONString(o.uid)
-                out.write(byte: UInt8(ascii: "}"))
+                out.bytes.append(contentsOf: text.rest)
             }
         }
     }
