@@ -63,23 +63,83 @@ struct LineError: Error {
 enum ContentLineScanner {
     /// Splits `bytes` into content lines. Accepts CRLF and bare LF line
     /// ends, and a space or a tab as the fold marker; blank lines are
-    /// skipped.
+    /// skipped, and so are properties trackee never reads (their syntax is
+    /// still checked). A large text is split at event boundaries and its
+    /// parts scanned side by side.
     static func scan(_ bytes: [UInt8]) throws(LineError) -> [ContentLine] {
         if let bad = firstInvalidUTF8(bytes) {
             throw LineError(line: lineNumber(at: bad, in: bytes), message: "the text is not UTF-8 (byte \(bytes[bad]) at offset \(bad))")
         }
+        var start = bytes.startIndex
+        // A byte-order mark is allowed before the first line.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        let parts = boundaries(bytes, from: start, parts: bytes.count < 1 << 20 ? 1 : Parallel.processors)
+        let results = Parallel.map(count: parts.count, minimum: 1) { range -> Result<[ContentLine], LineError> in
+            do throws(LineError) {
+                var all: [ContentLine] = []
+                for part in range {
+                    all += try scan(bytes, parts[part].range, firstLine: parts[part].line, last: part == parts.count - 1)
+                }
+                return .success(all)
+            } catch {
+                return .failure(error)
+            }
+        }
         var lines: [ContentLine] = []
-        lines.reserveCapacity(bytes.count / 40)
+        for result in results {
+            switch result {
+            case .success(let part): lines += part
+            case .failure(let error): throw error
+            }
+        }
+        return lines
+    }
+
+    /// Cuts `bytes` into about `parts` ranges, each beginning at a line
+    /// `BEGIN:VEVENT` (so no folded line is cut), with the number of the
+    /// physical line each begins on.
+    private static func boundaries(_ bytes: [UInt8], from start: Int, parts: Int) -> [(range: Range<Int>, line: Int)] {
+        var cuts = [start]
+        let marker = Array("\nBEGIN:VEVENT".utf8)
+        for k in 1..<max(1, parts) {
+            var i = max(cuts.last!, start + (bytes.count - start) * k / parts)
+            var found: Int?
+            while i + marker.count <= bytes.count {
+                if bytes[i] == 0x0A && bytes[i..<i + marker.count].elementsEqual(marker) {
+                    found = i + 1
+                    break
+                }
+                i += 1
+            }
+            guard let found else { break }
+            cuts.append(found)
+        }
+        cuts.append(bytes.count)
+        var result: [(Range<Int>, Int)] = []
+        var line = 1
+        for (a, b) in zip(cuts, cuts.dropFirst()) where b > a {
+            result.append((a..<b, line))
+            line += bytes[a..<b].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
+        return result.isEmpty ? [(start..<bytes.count, 1)] : result
+    }
+
+    /// The content lines of `bytes[range]`, whose first physical line is
+    /// `firstLine`; `last` when the range ends the text.
+    private static func scan(_ bytes: [UInt8], _ range: Range<Int>, firstLine: Int, last: Bool) throws(LineError)
+        -> [ContentLine]
+    {
+        var lines: [ContentLine] = []
+        lines.reserveCapacity(range.count / 60)
         var logical: [UInt8] = []
         var logicalLine = 0
-        var physical = 0
-        var index = bytes.startIndex
-        // A byte-order mark is allowed before the first line.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
-        while index < bytes.endIndex {
+        var physical = firstLine - 1
+        var index = range.lowerBound
+        let endIndex = range.upperBound
+        while index < endIndex {
             physical += 1
             var end = index
-            while end < bytes.endIndex && bytes[end] != 0x0A { end += 1 }
+            while end < endIndex && bytes[end] != 0x0A { end += 1 }
             var contentEnd = end
             if contentEnd > index && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
             let first = index < contentEnd ? bytes[index] : nil
@@ -89,7 +149,7 @@ enum ContentLineScanner {
                 }
                 logical.append(contentsOf: bytes[(index + 1)..<contentEnd])
             } else {
-                if logicalLine > 0 { lines.append(try split(logical, line: logicalLine)) }
+                if logicalLine > 0, let line = try split(logical, line: logicalLine) { lines.append(line) }
                 logical.removeAll(keepingCapacity: true)
                 if contentEnd > index {
                     logical.append(contentsOf: bytes[index..<contentEnd])
@@ -98,26 +158,35 @@ enum ContentLineScanner {
                     logicalLine = 0
                 }
             }
-            index = end < bytes.endIndex ? end + 1 : end
+            index = end < endIndex ? end + 1 : end
         }
         if logicalLine > 0 {
             do {
-                lines.append(try split(logical, line: logicalLine))
-            } catch where bytes.last != 0x0A {
+                if let line = try split(logical, line: logicalLine) { lines.append(line) }
+            } catch where last && bytes.last != 0x0A {
                 throw LineError(line: error.line, message: "the file ends in the middle of a line, \(preview(logical)); is it cut off?")
             }
         }
         return lines
     }
 
-    /// `NAME;PARAM=a,"b;c":value` → name, parameters, value.
-    private static func split(_ bytes: [UInt8], line: Int) throws(LineError) -> ContentLine {
+    /// The properties trackee reads; others are checked and dropped.
+    static let wanted: Set<String> = [
+        "BEGIN", "END", "UID", "DTSTART", "DTEND", "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID",
+        "SEQUENCE", "STATUS", "SUMMARY", "DESCRIPTION", "LOCATION", "CATEGORIES", "TZID", "TZOFFSETFROM",
+        "TZOFFSETTO", "TZNAME", "X-WR-TIMEZONE",
+    ]
+
+    /// `NAME;PARAM=a,"b;c":value` → name, parameters, value; nil for a
+    /// property trackee does not read.
+    private static func split(_ bytes: [UInt8], line: Int) throws(LineError) -> ContentLine? {
         var i = 0
         while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
         guard i > 0 else {
             throw LineError(line: line, message: "expected NAME:VALUE, found \(preview(bytes)) (is a folded line missing its leading space?)")
         }
         let name = upper(bytes[0..<i])
+        let keep = wanted.contains(name)
         var parameters: [ContentLine.Parameter] = []
         while i < bytes.count, bytes[i] == UInt8(ascii: ";") {
             i += 1
@@ -126,7 +195,7 @@ enum ContentLineScanner {
             guard i > start, i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
                 throw LineError(line: line, message: "\(name): a parameter must be NAME=VALUE, found \(preview(Array(bytes[start...])))")
             }
-            let parameterName = upper(bytes[start..<i])
+            let parameterName = keep ? upper(bytes[start..<i]) : ""
             i += 1
             var values: [String] = []
             while true {
@@ -137,7 +206,7 @@ enum ContentLineScanner {
                     guard i < bytes.count else {
                         throw LineError(line: line, message: "\(name): parameter \(parameterName) has an unclosed quote")
                     }
-                    values.append(String(decoding: bytes[open..<i], as: UTF8.self))
+                    if keep { values.append(String(decoding: bytes[open..<i], as: UTF8.self)) }
                     i += 1
                 } else {
                     let start = i
@@ -146,16 +215,17 @@ enum ContentLineScanner {
                     {
                         i += 1
                     }
-                    values.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                    if keep { values.append(String(decoding: bytes[start..<i], as: UTF8.self)) }
                 }
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
                 i += 1
             }
-            parameters.append(ContentLine.Parameter(name: parameterName, values: values))
+            if keep { parameters.append(ContentLine.Parameter(name: parameterName, values: values)) }
         }
         guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
             throw LineError(line: line, message: "\(name): expected \":\" before the value (is a folded line missing its leading space?)")
         }
+        guard keep else { return nil }
         return ContentLine(
             name: name, parameters: parameters, value: String(decoding: bytes[(i + 1)...], as: UTF8.self), line: line)
     }

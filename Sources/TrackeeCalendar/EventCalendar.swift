@@ -80,14 +80,25 @@ public struct EventCalendar: Sendable {
         }
         result += expandSeries(from: from, to: to)
         guard sorted else { return result }
-        // Occurrences are small (their text is shared), so they are sorted
-        // in place: by start, ties by UID, then by recurrence id.
-        result.sort { x, y in
-            if x.start != y.start { return x.start < y.start }
-            if x.uid != y.uid { return x.uid < y.uid }
-            return (x.recurrenceID?.instant(in: zone) ?? x.start) < (y.recurrenceID?.instant(in: zone) ?? y.start)
+        // By start, through plain keys (moving occurrences costs a retain
+        // each); ties, which are few, by UID and then recurrence id.
+        var keys = result.indices.map { (start: result[$0].start.seconds, index: Int32($0)) }
+        keys.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
+        var first = 0
+        while first < keys.count {
+            var end = first + 1
+            while end < keys.count && keys[end].start == keys[first].start { end += 1 }
+            if end > first + 1 {
+                keys[first..<end].sort { (a: (start: Int64, index: Int32), b: (start: Int64, index: Int32)) -> Bool in
+                    let x = result[Int(a.index)]
+                    let y = result[Int(b.index)]
+                    if x.uid != y.uid { return x.uid < y.uid }
+                    return (x.recurrenceID?.instant(in: zone) ?? x.start) < (y.recurrenceID?.instant(in: zone) ?? y.start)
+                }
+            }
+            first = end
         }
-        return result
+        return keys.map { result[Int($0.index)] }
     }
 
     /// Every series' occurrences in the window, the series of a large
