@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TrackeeSchedule", targets: ["TrackeeSchedule"]),
         .library(name: "TrackeeRules", targets: ["TrackeeRules"]),
         .library(name: "TrackeeCalendar", targets: ["TrackeeCalendar"]),
+        .library(name: "TrackeeLocation", targets: ["TrackeeLocation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -25,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CLibical", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
         .target(name: "CLibicalZoneFix"),
         .target(name: "TrackeeCalendar", dependencies: ["TrackeeCore", "CLibical", "CLibicalZoneFix"]),
+        .target(name: "TrackeeLocation", dependencies: ["TrackeeCore"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
@@ -35,7 +37,7 @@ let package = Package(
         .target(
             name: "TrackeeDaemon",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule", "TrackeeCalendar",
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule", "TrackeeCalendar", "TrackeeLocation",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,6 +69,7 @@ let package = Package(
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar"], exclude: ["Calendars"]),
+        .testTarget(name: "TrackeeLocationTests", dependencies: ["TrackeeCore", "TrackeeLocation"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .testTarget(
             name: "TrackeeCLITests",

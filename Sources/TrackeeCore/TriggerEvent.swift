@@ -22,6 +22,9 @@ public struct TriggerEvent: Sendable, Equatable {
         /// offset and `match:` are already applied, so only that rule is
         /// considered.
         case calendar(rule: String, edge: CalendarEdge, occurrence: CalendarOccurrence)
+        /// A place was entered or left. Every rule with a matching `arrive:`
+        /// or `leave:` trigger is considered.
+        case place(PlaceEvent)
     }
 
     public var kind: Kind
@@ -37,15 +40,17 @@ public struct TriggerEvent: Sendable, Equatable {
     public var rule: String? {
         switch kind {
         case .schedule(let rule, _), .calendar(let rule, _, _): rule
-        case .focus: nil
+        case .focus, .place: nil
         }
     }
 
     /// Whether the occurrence was known ahead of its time (a schedule
     /// elapse, a calendar edge), so how late it was handled means something.
     public var isTimed: Bool {
-        if case .focus = kind { return false }
-        return true
+        switch kind {
+        case .schedule, .calendar: true
+        case .focus, .place: false
+        }
     }
 
     /// The trigger kind as rule files and templates name it.
@@ -54,6 +59,7 @@ public struct TriggerEvent: Sendable, Equatable {
         case .schedule: "schedule"
         case .focus: "focus"
         case .calendar: "calendar"
+        case .place: "place"
         }
     }
 
@@ -68,6 +74,7 @@ public struct TriggerEvent: Sendable, Equatable {
         case .focus(_, _, let sequence): "focus:\(sequence)"
         case .calendar(_, let edge, let o):
             "cal:\(keyPart(o.calendar)):\(keyPart(o.uid)):\(o.recurrenceID.map { "\($0)" } ?? "-"):\(edge.rawValue)"
+        case .place(let p): "place:\(keyPart(p.place)):\(p.transition.rawValue):\(time.seconds)"
         }
     }
 
@@ -85,8 +92,20 @@ public struct TriggerEvent: Sendable, Equatable {
                 "category": o.categories.first ?? "", "start": zone.iso8601(o.start), "end": zone.iso8601(o.end),
                 "all_day": o.allDay ? "true" : "false",
             ]
+        case .place(let p):
+            [
+                "place": p.place, "transition": p.transition.rawValue, "lat": decimal(p.fix.latitude),
+                "lon": decimal(p.fix.longitude), "accuracy": p.fix.accuracy.map(decimal) ?? "",
+            ]
         }
     }
+}
+
+/// A coordinate or a distance as plain decimal text: `50.0875`, `12`.
+private func decimal(_ value: Double) -> String {
+    let rounded = (value * 1_000_000).rounded() / 1_000_000
+    if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+    return "\(rounded)"
 }
 
 /// `%` and `:` escaped, so the parts of a calendar occurrence key stay apart.
@@ -141,11 +160,16 @@ public struct Snapshot: Sendable, Equatable {
     public var timer: TimerState
     /// Rule id → instant of its last firing.
     public var lastFired: [String: Instant]
+    /// The places the last fixes put inside; a place not here is outside
+    /// or unknown.
+    public var inside: Set<String>
 
-    public init(zone: Zone, focus: String? = nil, timer: TimerState = .stopped, lastFired: [String: Instant] = [:]) {
+    public init(zone: Zone, focus: String? = nil, timer: TimerState = .stopped, lastFired: [String: Instant] = [:],
+                inside: Set<String> = []) {
         self.zone = zone
         self.focus = focus
         self.timer = timer
         self.lastFired = lastFired
+        self.inside = inside
     }
 }

@@ -11,6 +11,8 @@ indirect enum Check: Sendable {
     case timerRunning(Bool)
     /// The ASCII-folded project that must be running.
     case project(String)
+    /// A place the last fixes put inside.
+    case place(String)
     case any([Check])
     case all([Check])
     case not(Check)
@@ -23,6 +25,7 @@ indirect enum Check: Sendable {
         case .timer(.running): self = .timerRunning(true)
         case .timer(.stopped): self = .timerRunning(false)
         case .timer(.runningProject(let project)): self = .project(foldProject(project))
+        case .place(let name): self = .place(name)
         case .any(let conditions): self = .any(conditions.map(Check.init))
         case .all(let conditions): self = .all(conditions.map(Check.init))
         case .not(let condition): self = .not(Check(condition))
@@ -36,6 +39,7 @@ indirect enum Check: Sendable {
         case .focus(let mode): moment.focus == mode
         case .timerRunning(let running): moment.timerRunning == running
         case .project(let project): moment.project == project
+        case .place(let name): moment.inside.contains(name)
         case .any(let checks): checks.contains { $0.holds(at: moment) }
         case .all(let checks): checks.allSatisfy { $0.holds(at: moment) }
         case .not(let check): !check.holds(at: moment)
@@ -52,8 +56,10 @@ struct Moment {
     let focus: String?
     let timerRunning: Bool
     let project: String?
+    let inside: Set<String>
 
     init(_ time: Instant, _ snapshot: Snapshot) {
+        inside = snapshot.inside
         let local = snapshot.zone.localDateTime(time)
         weekdayBit = 1 << local.date.weekday
         minuteOfDay = local.hour * 60 + local.minute

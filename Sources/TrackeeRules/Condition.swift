@@ -17,6 +17,8 @@ public indirect enum Condition: Sendable, Equatable {
     case focus(String?)
     /// `timer: running`, `timer: stopped`, `timer: {running: PROJECT}`.
     case timer(TimerCondition)
+    /// `place: NAME`: the last fixes put that place's state at inside.
+    case place(String)
     /// `any: [...]`: at least one holds.
     case any([Condition])
     /// A mapping with several keys inside `any` or `not`: all hold.

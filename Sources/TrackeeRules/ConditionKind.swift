@@ -6,7 +6,7 @@ struct ConditionKind: Sendable {
     let key: String
     let read: @Sendable (YAMLValue, RuleFileReader) -> Condition?
 
-    static let all: [ConditionKind] = [.weekdays, .time, .focus, .timer, .any, .not]
+    static let all: [ConditionKind] = [.weekdays, .time, .focus, .timer, .place, .any, .not]
 
     /// Reads `if:`, one mapping or a list of them, into conditions that
     /// must all hold.
@@ -61,6 +61,12 @@ struct ConditionKind: Sendable {
             default: throw InvalidValue("expected running, stopped or {running: PROJECT}, found \"\(text)\"")
             }
         }
+    }
+
+    static let place = ConditionKind(key: "place") { value, reader in
+        guard let name = reader.name(value, "place") else { return nil }
+        reader.referPlace(name, at: value)
+        return .place(name)
     }
 
     static let any = ConditionKind(key: "any") { value, reader in

@@ -17,12 +17,17 @@ public struct RuleEngine: Sendable {
     private let rules: [CompiledRule]
     private let byID: [String: Int]
     private let byFocus: [FocusKey: [Int]]
+    private let byPlace: [String: [Int]]
 
     public init(rules: [Rule]) {
         let compiled = rules.filter(\.enabled).map(CompiledRule.init)
         var byID: [String: Int] = [:]
         var byFocus: [FocusKey: [Int]] = [:]
+        var byPlace: [String: [Int]] = [:]
         for (index, rule) in compiled.enumerated() {
+            for case .place(let trigger) in rule.rule.triggers where byPlace[trigger.place]?.last != index {
+                byPlace[trigger.place, default: []].append(index)
+            }
             if byID[rule.rule.id] == nil { byID[rule.rule.id] = index }
             for case .focus(let mode, let state) in rule.rule.triggers {
                 let key = FocusKey(mode: foldFocus(mode), state: state)
@@ -32,6 +37,7 @@ public struct RuleEngine: Sendable {
         self.rules = compiled
         self.byID = byID
         self.byFocus = byFocus
+        self.byPlace = byPlace
     }
 
     /// The firings `event` causes, in rule order.
@@ -40,7 +46,8 @@ public struct RuleEngine: Sendable {
     /// that rule has an `at:` with the event's expression; a calendar event
     /// likewise, when that rule has a `calendar:` trigger that accepts the
     /// occurrence at the event's time; a focus event considers every rule
-    /// with a matching `focus:` trigger. A considered
+    /// with a matching `focus:` trigger, and a place event every rule with
+    /// a matching `arrive:` or `leave:` (same place, source and `for:`). A considered
     /// rule fires when all its conditions hold at `event.time` in
     /// `snapshot.zone` and it is not cooling down (`event.time` earlier
     /// than its last firing plus its cooldown).
@@ -59,6 +66,10 @@ public struct RuleEngine: Sendable {
                 return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: snapshot.zone) == event.time
             }) else { return [] }
             candidates = [index]
+        case .place(let placeEvent):
+            candidates = (byPlace[placeEvent.place] ?? []).filter { index in
+                rules[index].rule.triggers.contains { if case .place(let t) = $0 { t.accepts(placeEvent) } else { false } }
+            }
         }
         guard !candidates.isEmpty else { return [] }
         let moment = Moment(event.time, snapshot)

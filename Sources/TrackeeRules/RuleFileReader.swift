@@ -21,6 +21,8 @@ final class RuleFileReader {
     /// Calendar names triggers use, checked against `calendars:` once every
     /// file is read (a calendar may be defined in another file).
     var calendarReferences: [NameReference] = []
+    /// Place names triggers and conditions use, checked the same way.
+    var placeReferences: [NameReference] = []
 
     init(file: String, validateSchedule: @escaping (String) -> String?) {
         self.file = file
@@ -222,10 +224,18 @@ struct NameReference {
 extension RuleFileReader {
     /// Notes that the current rule uses calendar `name`, written at `value`.
     func referCalendar(_ name: String, at value: YAMLValue) {
-        let error = RuleError(
+        calendarReferences.append(reference(name, "calendar", at: value))
+    }
+
+    /// Notes that the current rule uses place `name`, written at `value`.
+    func referPlace(_ name: String, at value: YAMLValue) {
+        placeReferences.append(reference(name, "place", at: value))
+    }
+
+    private func reference(_ name: String, _ noun: String, at value: YAMLValue) -> NameReference {
+        NameReference(name: name, error: RuleError(
             file: file, line: value.node.mark?.line ?? 1, column: value.node.mark?.column ?? 1, rule: rule,
-            path: value.path, message: "unknown calendar \"\(name)\"")
-        calendarReferences.append(NameReference(name: name, error: error))
+            path: value.path, message: "unknown \(noun) \"\(name)\""))
     }
 }
 

@@ -1,3 +1,5 @@
+import TrackeeCore
+
 /// Everything the rule files define: places, calendars and rules, merged
 /// across files in the order they were given.
 ///
@@ -13,27 +15,6 @@ public struct RuleSet: Sendable, Equatable {
         self.places = places
         self.calendars = calendars
         self.rules = rules
-    }
-}
-
-/// A named circle on the map, for location triggers.
-///
-///     places:
-///       office: {lat: 50.0875, lon: 14.4213, radius: 150}
-public struct Place: Sendable, Equatable {
-    public var name: String
-    /// Degrees north, -90…90.
-    public var latitude: Double
-    /// Degrees east, -180…180.
-    public var longitude: Double
-    /// Meters, more than zero; 100 when the file leaves it out.
-    public var radius: Double
-
-    public init(name: String, latitude: Double, longitude: Double, radius: Double = 100) {
-        self.name = name
-        self.latitude = latitude
-        self.longitude = longitude
-        self.radius = radius
     }
 }
 

@@ -1,3 +1,4 @@
+import TrackeeCore
 import Yams
 
 /// Loads rule files one after another into one ``RuleSet``, remembering
@@ -8,8 +9,10 @@ struct RuleSetLoader {
     private(set) var errors: [RuleError] = []
     /// `kind NUL name` → `file:line:column` of its first definition.
     private var definitions: [String: String] = [:]
-    /// Calendar names used by triggers, checked by ``checkReferences()``.
+    /// Calendar and place names used by triggers and conditions, checked
+    /// by ``checkReferences()``.
     private var calendarReferences: [NameReference] = []
+    private var placeReferences: [NameReference] = []
 
     init(validateSchedule: @escaping (String) -> String?) {
         self.validateSchedule = validateSchedule
@@ -20,6 +23,7 @@ struct RuleSetLoader {
         defer {
             errors += reader.errors
             calendarReferences += reader.calendarReferences
+            placeReferences += reader.placeReferences
         }
         let root: Node
         do {
@@ -55,46 +59,92 @@ struct RuleSetLoader {
         return true
     }
 
-    /// Once every file is read: a rule whose trigger names a calendar that
-    /// no file defines is reported at that name and left out.
+    /// Once every file is read: a rule whose trigger or condition names a
+    /// calendar or place that no file defines is reported at that name and
+    /// left out.
     mutating func checkReferences() {
-        let known = Set(ruleSet.calendars.map(\.name))
         var rejected: Set<String> = []
-        for reference in calendarReferences where !known.contains(reference.name) {
-            guard let rule = reference.error.rule, ruleSet.rules.contains(where: { $0.id == rule }) else { continue }
-            var error = reference.error
-            if known.isEmpty {
-                error.message += "; define it under calendars:, e.g. calendars: {\(reference.name): ~/.calendars/\(reference.name)}"
-            } else if let near = nearest(to: reference.name, among: known.sorted()) {
-                error.message += "; did you mean \"\(near)\"?"
-            } else {
-                error.message += "; calendars are " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        func check(_ references: [NameReference], known: Set<String>, section: String, example: (String) -> String) {
+            for reference in references where !known.contains(reference.name) {
+                guard let rule = reference.error.rule, ruleSet.rules.contains(where: { $0.id == rule }) else { continue }
+                var error = reference.error
+                if known.isEmpty {
+                    error.message += "; define it under \(section):, e.g. \(section): {\(example(reference.name))}"
+                } else if let near = nearest(to: reference.name, among: known.sorted()) {
+                    error.message += "; did you mean \"\(near)\"?"
+                } else {
+                    error.message += "; \(section) are " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                }
+                errors.append(error)
+                rejected.insert(rule)
             }
-            errors.append(error)
-            rejected.insert(rule)
+        }
+        check(calendarReferences, known: Set(ruleSet.calendars.map(\.name)), section: "calendars") {
+            "\($0): ~/.calendars/\($0)"
+        }
+        check(placeReferences, known: Set(ruleSet.places.map(\.name)), section: "places") {
+            "\($0): {lat: 50.0875, lon: 14.4213, radius: 100}"
         }
         ruleSet.rules.removeAll { rejected.contains($0.id) }
     }
 
     // MARK: Places and calendars
 
-    /// `places: {office: {lat: 50.08, lon: 14.42, radius: 150}}`.
+    /// `places: {office: {lat: 50.08, lon: 14.42, radius: 150}}`, or a
+    /// polygon `{polygon: [[50.1, 14.4], [50.1, 14.41], [50.11, 14.41]]}`;
+    /// either may set `hysteresis` and `max_accuracy` (meters).
     private mutating func readPlaces(_ value: YAMLValue, _ reader: RuleFileReader) {
         for entry in reader.entries(value) ?? [] {
             let before = reader.errors.count
-            guard let fields = reader.fields(entry.value, known: ["lat", "lon", "radius"]) else { continue }
-            let lat = reader.required("lat", in: fields).flatMap {
-                reader.number($0, "a latitude from -90 to 90") { (-90...90).contains($0) }
+            guard let fields = reader.fields(
+                entry.value, known: ["lat", "lon", "radius", "polygon", "hysteresis", "max_accuracy"])
+            else { continue }
+            var shape: Place.Shape?
+            if let polygon = fields["polygon"] {
+                for key in ["lat", "lon", "radius"] where fields[key] != nil {
+                    reader.fail("a place is a circle (lat, lon, radius) or a polygon, not both; remove \(key)",
+                                at: fields[key]!)
+                }
+                shape = readPolygon(polygon, reader).map { .polygon($0) }
+            } else {
+                let lat = reader.required("lat", in: fields).flatMap { reader.number($0, "a latitude from -90 to 90") { (-90...90).contains($0) } }
+                let lon = reader.required("lon", in: fields).flatMap {
+                    reader.number($0, "a longitude from -180 to 180") { (-180...180).contains($0) }
+                }
+                let radius = fields["radius"].flatMap { reader.number($0, "a radius in meters above 0") { $0 > 0 } }
+                if let lat, let lon { shape = .circle(latitude: lat, longitude: lon, radius: radius ?? 100) }
             }
-            let lon = reader.required("lon", in: fields).flatMap {
-                reader.number($0, "a longitude from -180 to 180") { (-180...180).contains($0) }
-            }
-            let radius = fields["radius"].flatMap { reader.number($0, "a radius in meters above 0") { $0 > 0 } }
-            guard reader.errors.count == before, let lat, let lon,
+            let hysteresis = fields["hysteresis"].flatMap { reader.number($0, "a margin in meters, 0 or more") { $0 >= 0 } }
+            let maxAccuracy = fields["max_accuracy"].flatMap { reader.number($0, "an accuracy in meters above 0") { $0 > 0 } }
+            guard reader.errors.count == before, let shape,
                 claim("place", entry.key, at: entry.keyNode.mark, path: entry.value.path, reader)
             else { continue }
-            ruleSet.places.append(Place(name: entry.key, latitude: lat, longitude: lon, radius: radius ?? 100))
+            ruleSet.places.append(Place(
+                name: entry.key, shape: shape, hysteresis: hysteresis ?? Place.defaultHysteresis,
+                maxAccuracy: maxAccuracy ?? Place.defaultMaxAccuracy))
         }
+    }
+
+    /// `[[lat, lon], …]`, at least three corners.
+    private func readPolygon(_ value: YAMLValue, _ reader: RuleFileReader) -> [Place.Coordinate]? {
+        guard let items = reader.list(value) else { return nil }
+        var corners: [Place.Coordinate] = []
+        for item in items {
+            guard let pair = reader.list(item) else { return nil }
+            guard pair.count == 2 else {
+                reader.fail("expected a corner as [latitude, longitude], found \(pair.count) numbers", at: item)
+                return nil
+            }
+            guard let lat = reader.number(pair[0], "a latitude from -90 to 90", where: { (-90...90).contains($0) }),
+                  let lon = reader.number(pair[1], "a longitude from -180 to 180", where: { (-180...180).contains($0) })
+            else { return nil }
+            corners.append(Place.Coordinate(latitude: lat, longitude: lon))
+        }
+        guard corners.count >= 3 else {
+            reader.fail("a polygon needs at least three corners, found \(corners.count)", at: value)
+            return nil
+        }
+        return corners
     }
 
     /// `calendars: {work: ~/.calendars/work, holidays: {path: cz.ics}}`.
@@ -172,7 +222,7 @@ struct RuleSetLoader {
 
 extension RuleFileReader {
     /// A number that passes `isValid`, described as `noun` when it does not.
-    fileprivate func number(_ value: YAMLValue, _ noun: String, where isValid: (Double) -> Bool) -> Double? {
+    func number(_ value: YAMLValue, _ noun: String, where isValid: (Double) -> Bool) -> Double? {
         guard let number = number(value) else { return nil }
         guard isValid(number) else {
             fail("expected \(noun), found \(value.found)", at: value)

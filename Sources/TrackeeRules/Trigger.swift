@@ -15,6 +15,8 @@ public enum Trigger: Sendable, Equatable {
     case focus(mode: String, state: FocusState)
     /// `calendar: NAME`: an event in that calendar starts or ends.
     case calendar(CalendarTrigger)
+    /// `arrive: PLACE` or `leave: PLACE`, with `for:` and `source:`.
+    case place(PlaceTrigger)
 }
 
 /// One kind of trigger: the key that names it in a rule file, the other keys
@@ -33,7 +35,7 @@ struct TriggerKind: Sendable {
     /// Reads the trigger from a mapping that holds ``key`` and no unknown keys.
     let read: @Sendable (YAMLFields, RuleFileReader) -> Trigger?
 
-    static let all: [TriggerKind] = [.schedule, .focus, .calendar]
+    static let all: [TriggerKind] = [.schedule, .focus, .calendar, .arrive, .leave]
 
     static let schedule = TriggerKind(key: "at", options: [], fields: ["at"]) { fields, reader in
         guard let value = fields["at"] else { return nil }

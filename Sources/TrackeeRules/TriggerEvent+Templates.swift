@@ -25,6 +25,7 @@ extension TriggerEvent {
         case .schedule(_, let expression): "schedule \(expression)"
         case .focus(let mode, let state, _): "focus \(mode) \(state.rawValue)"
         case .calendar(_, let edge, let o): "calendar \(o.calendar) \"\(o.summary)\" \(edge.rawValue)"
+        case .place(let p): "\(p.transition.rawValue) \(p.place)" + (p.source == .owntracks ? " (OwnTracks)" : "")
         }
     }
 }

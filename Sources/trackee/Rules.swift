@@ -47,6 +47,10 @@ extension Trackee {
                 var event: String?
                 var offset: String?
                 var upcoming: [UpcomingEvent]?
+                var place: String?
+                var transition: String?
+                var dwell: String?
+                var source: String?
             }
 
             /// A calendar firing ahead: when, and the event's summary.
@@ -81,6 +85,11 @@ extension Trackee {
                                         guard case .calendar(_, _, let o) = event.kind else { return UpcomingEvent(time: "", summary: "") }
                                         return UpcomingEvent(time: session.zone.iso8601(event.time), summary: o.summary)
                                     })
+                            case .place(let t):
+                                return TriggerView(
+                                    place: t.place, transition: t.transition.rawValue,
+                                    dwell: t.dwell == 0 ? nil : CalendarTrigger(calendar: "", offset: t.dwell).offsetText.replacingOccurrences(of: "+", with: ""),
+                                    source: t.source == .fixes ? nil : t.source.rawValue)
                             }
                         })
                     }
@@ -110,6 +119,10 @@ extension Trackee {
                     return "at \(at): \(shown)"
                 }
                 if let focus = trigger.focus, let state = trigger.state { return "focus \(focus) \(state)" }
+                if let place = trigger.place, let transition = trigger.transition {
+                    return "\(transition) \(place)" + (trigger.dwell.map { " for \($0)" } ?? "")
+                        + (trigger.source.map { " (\($0))" } ?? "")
+                }
                 let head = "calendar \(trigger.calendar ?? "") \(trigger.event ?? "start")" + (trigger.offset.map { " \($0)" } ?? "")
                 let upcoming = trigger.upcoming ?? []
                 let shown = !enabled ? "disabled" : upcoming.isEmpty ? "no event ahead within a year"
@@ -155,7 +168,7 @@ extension Trackee {
                         calendar = o.calendar
                         self.event = edge.rawValue
                         summary = o.summary
-                    case .focus: break
+                    case .focus, .place: break
                     }
                 }
 

@@ -13,6 +13,12 @@ struct InternalsTests {
                 .calendar(rule: "r", edge: .start, occurrence: CalendarOccurrence(
                     calendar: "work", uid: "u", start: Instant(seconds: 0), end: Instant(seconds: 60))),
                 time: Instant(seconds: 0)),
+            "arrive": TriggerEvent(
+                .place(PlaceEvent(place: "office", transition: .arrive, fix: Fix(time: Instant(seconds: 0), latitude: 50, longitude: 14))),
+                time: Instant(seconds: 0)),
+            "leave": TriggerEvent(
+                .place(PlaceEvent(place: "office", transition: .leave, fix: Fix(time: Instant(seconds: 0), latitude: 50, longitude: 14))),
+                time: Instant(seconds: 0)),
         ]
         #expect(Set(TriggerKind.all.map(\.key)) == Set(events.keys))
         for kind in TriggerKind.all {

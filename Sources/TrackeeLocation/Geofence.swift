@@ -1,0 +1,112 @@
+import TrackeeCore
+
+/// Where the last fixes put someone with respect to a place.
+public enum PlaceState: String, Sendable, Equatable, CaseIterable {
+    case inside, outside, unknown
+}
+
+/// One place's shape, ready to tell where a fix lies.
+///
+/// A fix is **inside** when its whole accuracy circle lies inside the
+/// place, **outside** when its whole accuracy circle lies outside the place
+/// grown by the hysteresis margin, and neither otherwise (`nil`): a fix on
+/// the edge, or too vague to tell, changes nothing.
+public struct Geofence: Sendable {
+    public let place: Place
+    private let circle: (latitude: Double, longitude: Double, radius: Double)?
+    private let plane: LocalPlane?
+    private let corners: [(x: Double, y: Double)]
+    /// Degrees: the box beyond which every usable fix is outside.
+    let bounds: (south: Double, west: Double, north: Double, east: Double)
+
+    public init(_ place: Place) {
+        self.place = place
+        // How far from the shape a fix can still be anything but outside.
+        let reach = place.hysteresis + place.maxAccuracy + 1
+        switch place.shape {
+        case .circle(let lat, let lon, let radius):
+            circle = (lat, lon, radius)
+            plane = nil
+            corners = []
+            bounds = Self.box(lat, lat, lon, lon, grownBy: radius + reach)
+        case .polygon(let points):
+            circle = nil
+            let lat = points.map(\.latitude).reduce(0, +) / Double(points.count)
+            let lon = points.map(\.longitude).reduce(0, +) / Double(points.count)
+            let plane = LocalPlane(latitude: lat, longitude: lon)
+            self.plane = plane
+            corners = points.map { plane.point($0.latitude, $0.longitude) }
+            bounds = Self.box(points.map(\.latitude).min()!, points.map(\.latitude).max()!,
+                              points.map(\.longitude).min()!, points.map(\.longitude).max()!, grownBy: reach)
+        }
+    }
+
+    /// Inside, outside, or nil when the fix cannot tell.
+    public func classify(latitude: Double, longitude: Double, accuracy: Double) -> PlaceState? {
+        if let circle {
+            let d = Geodesy.distance(circle.latitude, circle.longitude, latitude, longitude)
+            if d + accuracy <= circle.radius { return .inside }
+            if d - accuracy >= circle.radius + place.hysteresis { return .outside }
+            return nil
+        }
+        let p = plane!.point(latitude, longitude)
+        let edge = distanceToEdge(p)
+        if contains(p) {
+            return edge >= accuracy ? .inside : nil
+        }
+        return edge >= accuracy + place.hysteresis ? .outside : nil
+    }
+
+    /// Meters from the center (a circle) or the nearest edge (a polygon,
+    /// negative inside): for `trackee places` and tests.
+    public func distance(latitude: Double, longitude: Double) -> Double {
+        if let circle { return Geodesy.distance(circle.latitude, circle.longitude, latitude, longitude) }
+        let p = plane!.point(latitude, longitude)
+        return contains(p) ? -distanceToEdge(p) : distanceToEdge(p)
+    }
+
+    /// Even–odd rule on the flat map.
+    private func contains(_ p: (x: Double, y: Double)) -> Bool {
+        var inside = false
+        var j = corners.count - 1
+        for i in corners.indices {
+            let a = corners[i]
+            let b = corners[j]
+            if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+
+    private func distanceToEdge(_ p: (x: Double, y: Double)) -> Double {
+        var best = Double.infinity
+        var j = corners.count - 1
+        for i in corners.indices {
+            let a = corners[j]
+            let b = corners[i]
+            let dx = b.x - a.x
+            let dy = b.y - a.y
+            let length = dx * dx + dy * dy
+            let t = length == 0 ? 0 : max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length))
+            let ex = a.x + t * dx - p.x
+            let ey = a.y + t * dy - p.y
+            best = min(best, (ex * ex + ey * ey).squareRoot())
+            j = i
+        }
+        return best
+    }
+
+    private static func box(_ south: Double, _ north: Double, _ west: Double, _ east: Double, grownBy meters: Double)
+        -> (south: Double, west: Double, north: Double, east: Double)
+    {
+        let dLat = meters / (Geodesy.earthRadius * Geodesy.radians)
+        let widest = max(abs(south), abs(north)) + dLat
+        let cosine = widest >= 89 ? 0 : cos(widest * Geodesy.radians)
+        let dLon = cosine == 0 ? 360 : meters / (Geodesy.earthRadius * Geodesy.radians * cosine)
+        return (max(-90, south - dLat), west - dLon, min(90, north + dLat), east + dLon)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,64 @@
+import TrackeeCore
+
+/// `arrive: PLACE` or `leave: PLACE`: a place from `places:` was entered or
+/// left, by trackee's own geofence over fixes, or (`source: owntracks`) by
+/// the phone's, as OwnTracks reports it.
+///
+///     when: {arrive: office, for: 2m}
+///     when: {leave: office, for: 5m}
+///     when: {arrive: office, source: owntracks}
+public struct PlaceTrigger: Sendable, Equatable, Hashable {
+    public var place: String
+    public var transition: PlaceTransition
+    /// Seconds the new state must hold before the rule fires (`for:`); the
+    /// firing keeps the time of the first fix of the new state.
+    public var dwell: Int64
+    public var source: PlaceEvent.Source
+
+    public init(place: String, transition: PlaceTransition, dwell: Int64 = 0, source: PlaceEvent.Source = .fixes) {
+        self.place = place
+        self.transition = transition
+        self.dwell = dwell
+        self.source = source
+    }
+
+    /// Whether `event` is this trigger's.
+    public func accepts(_ event: PlaceEvent) -> Bool {
+        event.place == place && event.transition == transition && event.source == source
+            && (source == .owntracks || event.dwell == dwell)
+    }
+}
+
+extension TriggerKind {
+    static let placeFields = ["place", "transition", "lat", "lon", "accuracy"]
+
+    static let arrive = placeKind(.arrive)
+    static let leave = placeKind(.leave)
+
+    private static func placeKind(_ transition: PlaceTransition) -> TriggerKind {
+        TriggerKind(key: transition.rawValue, options: ["for", "source"], fields: placeFields) { fields, reader in
+            guard let value = fields[transition.rawValue], let name = reader.name(value, "place") else { return nil }
+            var trigger = PlaceTrigger(place: name, transition: transition)
+            var ok = true
+            if let dwell = fields["for"] {
+                if let parsed = reader.parsed(dwell, parseDuration) { trigger.dwell = parsed.components.seconds } else { ok = false }
+            }
+            if let source = fields["source"] {
+                if let parsed = reader.parsed(source, parseSource) { trigger.source = parsed } else { ok = false }
+            }
+            if trigger.source == .owntracks && trigger.dwell > 0, let dwell = fields["for"] {
+                reader.fail("for: applies to trackee's own geofence; OwnTracks decides its transitions itself", at: dwell)
+                ok = false
+            }
+            reader.referPlace(name, at: value)
+            return ok ? .place(trigger) : nil
+        }
+    }
+}
+
+private func parseSource(_ text: String) throws(InvalidValue) -> PlaceEvent.Source {
+    guard let source = PlaceEvent.Source(rawValue: text) else {
+        throw InvalidValue("expected fixes or owntracks, found \"\(text)\"")
+    }
+    return source
+}
