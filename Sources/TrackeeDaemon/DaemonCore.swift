@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import TrackeeCalendar
 import TrackeeCore
+import TrackeeLocation
 import TrackeeRules
 import TrackeeStore
 
@@ -32,14 +33,22 @@ public actor DaemonCore {
     var fileWatch: FileWatch?
     /// The folders rule files live in, for telling rule changes apart.
     var ruleDirectories: [String] = []
+    /// Arrive and leave: the places' geofences and where fixes left them.
+    var places: PlaceSource?
+    /// Trackers taken since they were last stored (their last fix moves
+    /// with every fix; that is stored at each pass, not at each fix).
+    var placesDirty = false
+    /// Meters for fixes without accuracy (the settings' default_accuracy).
+    let defaultAccuracy: Double
 
     /// `clock` gives the wall time; tests pass a manual one.
     public init(runner: Runner, ruleFiles: [String], systemd: SystemdNotifier,
-                clock: @escaping @Sendable () -> Instant = SystemClock.now) {
+                clock: @escaping @Sendable () -> Instant = SystemClock.now, defaultAccuracy: Double = 25) {
         self.runner = runner
         self.ruleFiles = ruleFiles
         self.systemd = systemd
         self.clock = clock
+        self.defaultAccuracy = defaultAccuracy
         automation = Automation(RuleSet())
     }
 
@@ -85,6 +94,50 @@ public actor DaemonCore {
 
     private func rebuild() {
         automation = Automation(ruleSet, calendars: calendars.mapValues(\.calendar))
+        savePlaces()
+        do {
+            places = PlaceSource(automation, stored: try runner.store.placeTrackers(), defaultAccuracy: defaultAccuracy)
+        } catch {
+            logger.error("place states: \(error)")
+            places = PlaceSource(automation, stored: [], defaultAccuracy: defaultAccuracy)
+        }
+    }
+
+    /// Stores the place trackers, with the last fix each took.
+    func savePlaces() {
+        guard placesDirty, let places else { return }
+        do {
+            try runner.store.savePlaceTrackers(places.geofences.allTrackers)
+            placesDirty = false
+        } catch {
+            logger.error("place states not stored: \(error)")
+        }
+    }
+
+    /// A fix or an OwnTracks transition from stdin: through the geofences,
+    /// and the rules its transitions fire.
+    public func handle(_ item: FeedItem) {
+        guard var source = places else { return }
+        let outcome: PlaceSource.Outcome
+        switch item {
+        case .fix(let fix): outcome = source.take(fix)
+        case .transition(let transition): outcome = source.take(transition)
+        default: return
+        }
+        places = source
+        if let ignored = outcome.ignored {
+            logger.debug("fix ignored: \(ignored.rawValue)")
+            return
+        }
+        placesDirty = true
+        if outcome.changed || !outcome.events.isEmpty { savePlaces() }
+        for event in outcome.events {
+            do {
+                _ = try runner.handle(event, automation: automation, now: max(clock(), event.time))
+            } catch {
+                logger.error("\(event.kindName) \(event.time): \(error)")
+            }
+        }
     }
 
     /// A calendar file's folder (editors replace files by renaming), or a
@@ -154,6 +207,7 @@ public actor DaemonCore {
             }
             watermark = max(watermark ?? now, now)
             focusSeen = try runner.catchUpFocus(after: focusSeen, automation: automation, now: now)
+            savePlaces()
         } catch {
             logger.error("schedule pass failed: \(error)")
         }

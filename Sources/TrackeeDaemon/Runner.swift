@@ -58,7 +58,8 @@ public struct Runner: Sendable {
     public func handle(_ event: TriggerEvent, automation: Automation, now: Instant) throws -> [Report] {
         let snapshot = Snapshot(
             zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
-            lastFired: try store.lastFirings())
+            lastFired: try store.lastFirings(),
+            inside: Set(try store.placeTrackers().filter { $0.dwell == 0 && $0.state == .inside }.map(\.place)))
         return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now, timed: event.isTimed) }
     }
 

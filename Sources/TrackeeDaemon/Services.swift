@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import ServiceLifecycle
 import TrackeeCore
+import TrackeeLocation
 import UnixSignals
 
 /// Fires schedules: a pass over what is due, then sleep until the next
@@ -57,16 +58,37 @@ struct EventLineService: Service {
         let (core, logger, zone) = (core, logger, zone)
         let count = await cancelWhenGracefulShutdown {
             var number = 0
+            // Fix lines (NMEA, gpsd, OwnTracks, CSV) and event lines (JSON
+            // with "type") mix: the first byte and the keys tell them apart.
+            var decoder = FeedDecoder(format: .auto, now: SystemClock.now())
+            var items: [FeedItem] = []
             for await line in lines {
                 number += 1
-                do {
-                    if let event = try EventLine.parse(line, line: number, now: SystemClock.now(), zone: zone) {
-                        await core.handle(event)
+                let bytes = Array(line.utf8)
+                items.removeAll(keepingCapacity: true)
+                bytes.withUnsafeBufferPointer { decoder.line($0, number: number, into: &items) }
+                for item in items {
+                    switch item {
+                    case .notLocation:
+                        do {
+                            if let event = try EventLine.parse(line, line: number, now: SystemClock.now(), zone: zone) {
+                                await core.handle(event)
+                            }
+                        } catch {
+                            logger.warning("\(error); line skipped")
+                        }
+                    case .ignored(.unreadable, _) where !line.hasPrefix("{") && !line.hasPrefix("$"):
+                        logger.warning("stdin line \(number): neither an event (a JSON object with \"type\") nor a position fix; line skipped")
+                    case .ignored(_, let message):
+                        logger.warning("stdin line \(number): \(message); line skipped")
+                    case .fix, .transition:
+                        await core.handle(item)
                     }
-                } catch {
-                    logger.warning("\(error); line skipped")
                 }
             }
+            items.removeAll()
+            decoder.finish(into: &items)
+            for item in items { await core.handle(item) }
             // Cancelled: shutdown, not the end of input.
             return Task.isCancelled ? nil : number
         }
@@ -132,6 +154,7 @@ public enum Daemon {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()
+        await core.savePlaces()
         core.systemd.stopping()
         logger.info("stopped")
     }

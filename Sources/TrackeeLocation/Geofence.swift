@@ -1,10 +1,5 @@
 import TrackeeCore
 
-/// Where the last fixes put someone with respect to a place.
-public enum PlaceState: String, Sendable, Equatable, CaseIterable {
-    case inside, outside, unknown
-}
-
 /// One place's shape, ready to tell where a fix lies.
 ///
 /// A fix is **inside** when its whole accuracy circle lies inside the

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 2
+    static let version = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -103,6 +103,29 @@ enum Schema {
                     at INTEGER NOT NULL
                 );
                 PRAGMA user_version = 2;
+                """)
+        }
+        migrator.registerMigration("v3-places") { db in
+            try db.execute(sql: """
+                -- Each place's state per dwell (`for:`) the rules use: what
+                -- the last fixes made it, since when, a new state waiting
+                -- for its dwell (with the fix that began it), and the
+                -- newest fix taken, so a restart neither fires an arrive
+                -- again nor forgets one in progress.
+                CREATE TABLE place_tracker (
+                    place TEXT NOT NULL,
+                    dwell INTEGER NOT NULL CHECK (dwell >= 0),
+                    state TEXT NOT NULL CHECK (state IN ('inside', 'outside', 'unknown')),
+                    since INTEGER,
+                    candidate TEXT CHECK (candidate IN ('inside', 'outside')),
+                    candidate_time INTEGER,
+                    candidate_latitude REAL,
+                    candidate_longitude REAL,
+                    candidate_accuracy REAL,
+                    last_fix INTEGER,
+                    PRIMARY KEY (place, dwell)
+                );
+                PRAGMA user_version = 3;
                 """)
         }
         return migrator

@@ -66,4 +66,29 @@ extension Session {
             return "failed \(report.firing.rule) at \(when): \(message)"
         }
     }
+
+    /// A firing on a throwaway store, as `simulate` and `feed --dry-run`
+    /// print it: each intent's outcome, and what `notify` and `run` would
+    /// do (they are not done).
+    func dryRunLines(_ report: Runner.Report) -> [String] {
+        let when = zone.iso8601(report.firing.time)
+        guard case .fired(let all) = report.status else {
+            return ["\(when)  \(report.firing.rule)  \(describe(report))"]
+        }
+        var results = all[...]
+        var lines: [String] = []
+        for action in report.firing.actions {
+            switch action {
+            case .intent:
+                guard let result = results.popFirst() else { continue }
+                let what = result.entry.map { label($0) } ?? "nothing running"
+                lines.append("\(when)  \(report.firing.rule)  \(result.outcome.rawValue) \(what)")
+            case .notify(let title, let body):
+                lines.append("\(when)  \(report.firing.rule)  would notify: \(title)" + (body.map { ": \($0)" } ?? ""))
+            case .run(let argv, _):
+                lines.append("\(when)  \(report.firing.rule)  would run: \(argv.map(Trackee.Simulate.quoted).joined(separator: " "))")
+            }
+        }
+        return lines
+    }
 }

@@ -31,7 +31,8 @@ extension Trackee {
                 let store = try session.openStore()
                 let runner = Runner(store: store, zone: session.zone, environment: environment, logger: logger,
                                     waitForPrograms: false)
-                let core = DaemonCore(runner: runner, ruleFiles: rules.paths, systemd: SystemdNotifier(environment: environment))
+                let core = DaemonCore(runner: runner, ruleFiles: rules.paths, systemd: SystemdNotifier(environment: environment),
+                                      defaultAccuracy: session.settings.defaultAccuracy)
                 let directories = RuleFiles.watchedDirectories(explicit: rules.paths, environment: environment)
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)

@@ -11,10 +11,14 @@ import Yams
 ///   date_format: MM/DD/YYYY   # clockify: MM/DD/YYYY DD/MM/YYYY YYYY-MM-DD DD.MM.YYYY YYYY/MM/DD
 ///   time_format: 12h          # clockify: 12h or 24h
 ///   duration_format: h:mm     # clockify: h:mm, hh:mm:ss or decimal
+/// location:
+///   default_accuracy: 25      # meters, for fixes that give none
 /// ```
 struct Settings {
     var weekStart: Weekday = .monday
     var export = ExportOptions()
+    /// Meters a fix without accuracy information counts as.
+    var defaultAccuracy = 25.0
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
@@ -85,8 +89,21 @@ struct Settings {
                         throw CommandFailure.config("\(file):\(line(k)): unknown key export.\(sub); known keys are email, date_format, time_format, duration_format")
                     }
                 }
+            case "location":
+                guard let location = value.mapping else {
+                    throw bad(file, value, "location", "a mapping with default_accuracy")
+                }
+                for (k, v) in location {
+                    guard k.string == "default_accuracy" else {
+                        throw CommandFailure.config("\(file):\(line(k)): unknown key location.\(k.string ?? ""); the known key is default_accuracy")
+                    }
+                    guard let meters = v.float, meters.isFinite, meters > 0 else {
+                        throw bad(file, v, "location.default_accuracy", "a number of meters above 0")
+                    }
+                    settings.defaultAccuracy = meters
+                }
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start and export")
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, export and location")
             }
         }
         return settings

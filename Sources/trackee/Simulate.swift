@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrackeeCore
 import TrackeeDaemon
+import TrackeeLocation
 import TrackeeRules
 import TrackeeStore
 
@@ -11,8 +12,9 @@ extension Trackee {
             commandName: "simulate",
             abstract: "Dry-run the rules over a window of simulated time on a throwaway store.",
             discussion: """
-                Plays every schedule occurrence and calendar edge from --from to --to, and the timed events of \
-                --events (JSON lines like trackee run reads, each with a "time"), in time order, \
+                Plays every schedule occurrence and calendar edge from --from to --to, the timed events of \
+                --events (JSON lines like trackee run reads, each with a "time"), and the arrive and \
+                leave transitions of the track in --feed, in time order, \
                 as if each were noticed on time. Prints every firing with its intents and what \
                 notify and run actions would do (nothing is shown or run), then the resulting \
                 timesheet. The real store is never opened.
@@ -30,6 +32,9 @@ extension Trackee {
         @Option(help: "A JSON-lines file of timed events, e.g. {\"time\":\"2026-11-23 10:00\",\"type\":\"focus\",\"mode\":\"deep\"}.")
         var events: String?
 
+        @Option(help: "A recorded track (any format trackee feed reads) played through the places' geofences.")
+        var feed: String?
+
         func run() throws {
             try Session.run(common) { session in
                 let automation = try session.strictRules(rules)
@@ -37,7 +42,7 @@ extension Trackee {
                 let end = try session.time(to, option: "--to")
                 guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
                 let timeline = try (automation.occurrences(after: start - 1, through: end, zone: session.zone).map(Step.trigger)
-                    + readEvents(session, from: start, to: end)).enumerated()
+                    + readEvents(session, from: start, to: end) + readFeed(session, automation, from: start, to: end)).enumerated()
                     .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
                     .map(\.element)
 
@@ -59,7 +64,7 @@ extension Trackee {
                         else { continue }
                         reports = fired
                     }
-                    for report in reports { print(report, session) }
+                    for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
                 }
                 try printTimesheet(store, from: start, to: end, session)
             }
@@ -76,6 +81,52 @@ extension Trackee {
                 case .focus(_, _, let at): at
                 }
             }
+        }
+
+        /// The arrive and leave transitions of `--feed`, through fresh
+        /// geofences (every place unknown at the start).
+        private func readFeed(_ session: Session, _ automation: Automation, from: Instant, to: Instant) throws -> [Step] {
+            guard let path = feed else { return [] }
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CommandFailure.usage("--feed: cannot read \(path)") }
+            defer { close(fd) }
+            var source = PlaceSource(automation, stored: [], defaultAccuracy: session.settings.defaultAccuracy)
+            var steps: [Step] = []
+            var items: [FeedItem] = []
+            func take(_ items: [FeedItem]) {
+                for item in items {
+                    let outcome: PlaceSource.Outcome
+                    switch item {
+                    case .fix(let fix): outcome = source.take(fix)
+                    case .transition(let transition): outcome = source.take(transition)
+                    default: continue
+                    }
+                    steps += outcome.events.filter { $0.time >= from && $0.time <= to }.map(Step.trigger)
+                }
+            }
+            var reader = ChunkReader(fd: fd)
+            if reader.peekFirstNonSpace() == UInt8(ascii: "<") {
+                var decoder = GPXDecoder(now: session.now)
+                while let chunk = reader.nextChunk() {
+                    chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items) }
+                    take(items)
+                    items.removeAll(keepingCapacity: true)
+                }
+                decoder.finish(into: &items)
+            } else {
+                var decoder = FeedDecoder(format: .auto, now: session.now)
+                var number = 0
+                reader.forEachLine { line in
+                    number += 1
+                    decoder.line(line, number: number, into: &items)
+                    take(items)
+                    items.removeAll(keepingCapacity: true)
+                    return true
+                }
+                decoder.finish(into: &items)
+            }
+            take(items)
+            return steps
         }
 
         private func readEvents(_ session: Session, from: Instant, to: Instant) throws -> [Step] {
@@ -99,27 +150,6 @@ extension Trackee {
                 if time >= from && time <= to { steps.append(.focus(mode: mode, state: state, at: time)) }
             }
             return steps
-        }
-
-        private func print(_ report: Runner.Report, _ session: Session) {
-            let when = session.zone.iso8601(report.firing.time)
-            guard case .fired(let all) = report.status else {
-                session.out.line("\(when)  \(report.firing.rule)  \(session.describe(report))")
-                return
-            }
-            var results = all[...]
-            for action in report.firing.actions {
-                switch action {
-                case .intent:
-                    guard let result = results.popFirst() else { continue }
-                    let what = result.entry.map { session.label($0) } ?? "nothing running"
-                    session.out.line("\(when)  \(report.firing.rule)  \(result.outcome.rawValue) \(what)")
-                case .notify(let title, let body):
-                    session.out.line("\(when)  \(report.firing.rule)  would notify: \(title)" + (body.map { ": \($0)" } ?? ""))
-                case .run(let argv, _):
-                    session.out.line("\(when)  \(report.firing.rule)  would run: \(argv.map(Self.quoted).joined(separator: " "))")
-                }
-            }
         }
 
         /// An argv element as a person would type it, for display only.

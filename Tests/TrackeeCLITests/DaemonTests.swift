@@ -139,7 +139,8 @@ import TrackeeTestSupport
         let r = try daemon.wait()
         #expect(r.status == 0)
         #expect(r.stderr.contains("trackee run: warning: stdin line 1: \"mode\" is missing or blank; line skipped\n"))
-        #expect(r.stderr.contains("trackee run: warning: stdin line 2: not a JSON object; line skipped\n"))
+        #expect(r.stderr.contains(
+            "trackee run: warning: stdin line 2: neither an event (a JSON object with \"type\") nor a position fix; line skipped\n"))
     }
 
     /// A rule file edited while the daemon runs is reloaded; a rule with

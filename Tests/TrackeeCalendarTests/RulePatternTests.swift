@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 import TrackeeCore
 
 @testable import TrackeeCalendar
@@ -8,28 +9,12 @@ import TrackeeCore
 /// libical to the window. These tests hold that shortcut to libical's own
 /// walk, rule by rule and window by window.
 @Suite struct RulePatternTests {
-    /// A small deterministic generator (SplitMix64), so a failure names a
-    /// seed that reproduces it.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-    }
 
     static let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
     /// A random rule of the shapes that get a pattern, with COUNT or UNTIL
     /// now and then.
-    static func randomRule(_ g: inout Generator, start: LocalDateTime) -> String {
+    static func randomRule(_ g: inout SeededGenerator, start: LocalDateTime) -> String {
         var parts = [g.int(0...1) == 0 ? "FREQ=DAILY" : "FREQ=WEEKLY"]
         if g.int(0...2) > 0 { parts.append("INTERVAL=\(g.int(1...5))") }
         if g.int(0...2) > 0 {
@@ -52,7 +37,7 @@ import TrackeeCore
 
     @Test func patternsGiveWhatLibicalsWalkGivesForThousandsOfRulesAndWindows() throws {
         let zone = try Zone(identifier: "Europe/Prague")
-        var g = Generator(state: 20_261_123)
+        var g = SeededGenerator(seed: 20_261_123)
         var compared = 0
         var instances = 0
         for _ in 0..<1500 {

@@ -1,0 +1,97 @@
+import TrackeeCore
+import TrackeeLocation
+import TrackeeRules
+import TrackeeStore
+
+/// Arrive and leave triggers: fixes through the geofences of the places the
+/// rules name, and the transitions they complete as trigger events. Used by
+/// `trackee feed`, by `trackee run` for fix lines on its stdin, and by
+/// `trackee simulate --feed`.
+///
+/// Fixes must come in time order: a fix no newer than the last one taken
+/// is ignored (a duplicate, or out of order), as is one no newer than what
+/// the store's trackers last took (already seen by an earlier run), so a
+/// feed read twice, or two overlapping recordings, change nothing twice.
+public struct PlaceSource: Sendable {
+    public private(set) var geofences: Geofences
+    /// Meters, for fixes that give no accuracy.
+    public let defaultAccuracy: Double
+    /// The newest fix taken, or what the store had taken before.
+    private var newest: Instant?
+    private var tookAny = false
+    private let ownTracksPlaces: Set<String>
+    private let worstAccuracy: Double
+
+    /// Why a fix was not used once decoded.
+    public enum Ignored: String, Sendable, CaseIterable {
+        /// Less accurate than any place's `max_accuracy`.
+        case inaccurate
+        /// The same time as the fix before it.
+        case duplicate
+        /// Older than the fix before it.
+        case outOfOrder = "out_of_order"
+        /// No newer than what an earlier run already took.
+        case stale
+        /// An OwnTracks transition no rule asks for (`source: owntracks`).
+        case unused
+    }
+
+    /// What one fix did.
+    public struct Outcome: Sendable {
+        public var events: [TriggerEvent] = []
+        /// Some place's state or waiting state changed: worth storing.
+        public var changed = false
+        public var ignored: Ignored?
+    }
+
+    /// `stored` are the trackers the store kept.
+    public init(_ automation: Automation, stored: [PlaceTracker], defaultAccuracy: Double) {
+        var dwells: [String: Set<Int64>] = [:]
+        var ownTracks: Set<String> = []
+        for rule in automation.ruleSet.rules where rule.enabled {
+            for case .place(let trigger) in rule.triggers {
+                if trigger.source == .owntracks { ownTracks.insert(trigger.place) } else { dwells[trigger.place, default: []].insert(trigger.dwell) }
+            }
+        }
+        geofences = Geofences(places: automation.ruleSet.places, dwells: dwells, stored: stored)
+        self.defaultAccuracy = defaultAccuracy
+        ownTracksPlaces = ownTracks
+        newest = stored.compactMap(\.lastFix).max()
+        worstAccuracy = automation.ruleSet.places.map(\.maxAccuracy).max() ?? 0
+    }
+
+    /// Takes one fix.
+    public mutating func take(_ fix: Fix) -> Outcome {
+        var outcome = Outcome()
+        let accuracy = fix.accuracy ?? defaultAccuracy
+        if let newest, fix.time <= newest {
+            outcome.ignored = !tookAny ? .stale : fix.time == newest ? .duplicate : .outOfOrder
+            return outcome
+        }
+        guard accuracy <= worstAccuracy || geofences.fences.isEmpty else {
+            outcome.ignored = .inaccurate
+            return outcome
+        }
+        newest = fix.time
+        tookAny = true
+        let taken = geofences.take(fix, accuracy: accuracy)
+        outcome.changed = taken.changed
+        outcome.events = taken.events.map { TriggerEvent(.place($0), time: $0.fix.time) }
+        return outcome
+    }
+
+    /// Takes a transition the phone decided (OwnTracks).
+    public func take(_ transition: OwnTracksTransition) -> Outcome {
+        var outcome = Outcome()
+        guard ownTracksPlaces.contains(transition.place) else {
+            outcome.ignored = .unused
+            return outcome
+        }
+        let event = PlaceEvent(place: transition.place, transition: transition.transition, source: .owntracks, fix: transition.fix)
+        outcome.events = [TriggerEvent(.place(event), time: transition.fix.time)]
+        return outcome
+    }
+
+    /// The places whose state is inside, for `place:` conditions.
+    public var inside: Set<String> { geofences.inside }
+}

@@ -1,0 +1,376 @@
+import TrackeeCore
+
+/// NMEA 0183 sentences grouped into epochs, one fix per epoch.
+///
+/// A receiver sends several sentences for each moment it measures (RMC,
+/// GGA, GST, …), all stamped with the same UTC time of day: an epoch. The
+/// epoch's fix takes its position from the GGA (or the RMC), its date from
+/// its own RMC or else the last dated epoch, and its accuracy from the GST
+/// (the root of the sum of the latitude and longitude variances), or else
+/// 5 m × the GGA's HDOP. An epoch is complete when a sentence with another
+/// time arrives, or at the end of the input, so a live feed's fix comes
+/// one epoch late.
+///
+/// Only RMC, GGA and GST are read, from any talker; their checksum must be
+/// present and right. Other sentences are not even checked.
+struct NMEAEpochs {
+    /// What went wrong with an epoch's position; kept as a small value and
+    /// written out only if no sentence of the epoch gives a position.
+    enum Problem {
+        case rmcVoid
+        case rmcStatus(UInt8)
+        case ggaNoFix
+        case emptyField(Sentence, Field)
+        case badField(Sentence, Field)
+    }
+
+    enum Sentence: String { case RMC, GGA }
+    enum Field: String { case latitude, longitude, hemisphere = "N/S or E/W", quality = "fix quality" }
+
+    struct Epoch {
+        /// Milliseconds since midnight UTC.
+        var timeOfDay: Int
+        /// Days since 1970, from an RMC of this epoch.
+        var day: Int64?
+        var latitude = 0.0
+        var longitude = 0.0
+        var hasPosition = false
+        var positionFromGGA = false
+        var hdop: Double?
+        var gstAccuracy: Double?
+        var problem: Problem?
+        var sawGGA = false
+    }
+
+    private var pending: Epoch?
+    /// The last epoch that had a date, for the epochs that have none.
+    private var reference: (day: Int64, timeOfDay: Int)?
+
+    /// Reads one sentence, `$` at `start`, without its line end.
+    mutating func sentence(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, now: Instant, into items: inout [FeedItem]) {
+        // Proprietary sentences ($P…) are not read.
+        if end - start >= 2 && p[start + 1] == UInt8(ascii: "P") { return }
+        // "$GPRMC," at least: a talker and a type of letters or digits, then a comma.
+        var wellFormed = end - start >= 7 && p[start + 6] == UInt8(ascii: ",")
+        for k in 1...5 where wellFormed && !isUpperOrDigit(p[start + k]) { wellFormed = false }
+        guard wellFormed else {
+            items.append(.ignored(.unreadable, message: "\"\(ByteNumbers.quoted(p, start, end))\" is not an NMEA sentence"))
+            return
+        }
+        let type = UInt32(p[start + 3]) << 16 | UInt32(p[start + 4]) << 8 | UInt32(p[start + 5])
+        let kind: Kind
+        switch type {
+        case 0x524D43: kind = .rmc  // RMC
+        case 0x474741: kind = .gga  // GGA
+        case 0x475354: kind = .gst  // GST
+        default: return
+        }
+        guard let star = checksum(p, start, end, into: &items) else { return }
+        var fields = NMEAFields(p: p, index: start + 7, end: star)
+        let time = fields.next()
+        guard time.start < time.end else {
+            items.append(.ignored(.noTime, message: "the \(kind.name) sentence has no time"))
+            return
+        }
+        guard let timeOfDay = Self.timeOfDay(p, time.start, time.end) else {
+            items.append(.ignored(.unreadable, message: "the \(kind.name) time \"\(ByteNumbers.quoted(p, time.start, time.end))\" is not hhmmss"))
+            return
+        }
+        if let epoch = pending, epoch.timeOfDay != timeOfDay {
+            flush(epoch, now: now, into: &items)
+            pending = nil
+        }
+        var epoch = pending ?? Epoch(timeOfDay: timeOfDay)
+        switch kind {
+        case .rmc: rmc(&fields, &epoch, p, into: &items)
+        case .gga: gga(&fields, &epoch, p)
+        case .gst: gst(&fields, &epoch, p)
+        }
+        pending = epoch
+    }
+
+    /// Flushes the last epoch.
+    mutating func finish(now: Instant, into items: inout [FeedItem]) {
+        if let epoch = pending {
+            flush(epoch, now: now, into: &items)
+            pending = nil
+        }
+    }
+
+    private enum Kind {
+        case rmc, gga, gst
+        var name: String { self == .rmc ? "RMC" : self == .gga ? "GGA" : "GST" }
+    }
+
+    @inline(__always)
+    private func isUpperOrDigit(_ b: UInt8) -> Bool { b &- 0x41 < 26 || b &- 0x30 < 10 }
+
+    /// Checks `*hh` at the end; returns the index of `*`, or nil after
+    /// reporting why the sentence is refused.
+    @inline(__always)
+    private func checksum(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into items: inout [FeedItem]) -> Int? {
+        let star = end - 3
+        guard star > start, p[star] == UInt8(ascii: "*") else {
+            var hasStar = false
+            for i in start..<end where p[i] == UInt8(ascii: "*") { hasStar = true }
+            items.append(.ignored(.checksum, message: hasStar
+                ? "the NMEA checksum is not two hex digits at the end of the sentence"
+                : "the NMEA sentence has no checksum (*hh at its end)"))
+            return nil
+        }
+        guard let high = JSONLine.hexDigit(p[end - 2]), let low = JSONLine.hexDigit(p[end - 1]) else {
+            items.append(.ignored(.checksum, message: "the NMEA checksum \"\(ByteNumbers.quoted(p, star + 1, end))\" is not two hex digits"))
+            return nil
+        }
+        let said = high << 4 | low
+        let computed = Self.xor(p, start + 1, star)
+        guard said == computed else {
+            items.append(.ignored(.checksum, message: "NMEA checksum is \(Self.hex(computed)), the sentence says \(Self.hex(said))"))
+            return nil
+        }
+        return star
+    }
+
+    /// XOR of the bytes, eight at a time.
+    @inline(__always)
+    static func xor(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt8 {
+        guard let base = p.baseAddress else { return 0 }
+        var word: UInt64 = 0
+        var i = start
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= end {
+            word ^= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        word ^= word >> 32
+        word ^= word >> 16
+        word ^= word >> 8
+        var sum = UInt8(truncatingIfNeeded: word)
+        while i < end {
+            sum ^= p[i]
+            i += 1
+        }
+        return sum
+    }
+
+    static func hex(_ value: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(value >> 4)], digits[Int(value & 15)]])
+    }
+
+    // MARK: Sentences
+
+    /// `$xxRMC,time,status,lat,N,lon,E,speed,course,ddmmyy,…`
+    private func rmc(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>, into items: inout [FeedItem]) {
+        let status = fields.next()
+        let position = (fields.next(), fields.next(), fields.next(), fields.next())
+        _ = fields.next()  // speed
+        _ = fields.next()  // course
+        let date = fields.next()
+        if date.start < date.end {
+            if let day = Self.date(p, date.start, date.end) {
+                epoch.day = day
+            } else {
+                items.append(.ignored(.unreadable, message: "the RMC date \"\(ByteNumbers.quoted(p, date.start, date.end))\" is not ddmmyy"))
+            }
+        }
+        guard status.end - status.start == 1, p[status.start] == UInt8(ascii: "A") else {
+            let problem: Problem = status.end - status.start == 1 && p[status.start] == UInt8(ascii: "V")
+                ? .rmcVoid : .rmcStatus(status.start < status.end ? p[status.start] : 0)
+            if epoch.problem == nil { epoch.problem = problem }
+            return
+        }
+        // GGA's position wins when an epoch has both: it is the one with an HDOP.
+        guard !epoch.positionFromGGA else { return }
+        take(position, from: .RMC, p, &epoch)
+    }
+
+    /// `$xxGGA,time,lat,N,lon,E,quality,satellites,hdop,…`
+    private func gga(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
+        epoch.sawGGA = true
+        let position = (fields.next(), fields.next(), fields.next(), fields.next())
+        let quality = fields.next()
+        _ = fields.next()  // satellites
+        let hdop = fields.next()
+        guard quality.start < quality.end else {
+            if epoch.problem == nil { epoch.problem = .emptyField(.GGA, .quality) }
+            return
+        }
+        guard quality.end - quality.start != 1 || p[quality.start] != UInt8(ascii: "0") else {
+            if epoch.problem == nil { epoch.problem = .ggaNoFix }
+            return
+        }
+        if take(position, from: .GGA, p, &epoch) {
+            epoch.positionFromGGA = true
+            epoch.hdop = ByteNumbers.decimal(p, hdop.start, hdop.end)
+        }
+    }
+
+    /// `$xxGST,time,rms,major,minor,orientation,σlat,σlon,σalt`
+    private func gst(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
+        for _ in 0..<4 { _ = fields.next() }
+        let sigmaLat = fields.next()
+        let sigmaLon = fields.next()
+        if let a = ByteNumbers.decimal(p, sigmaLat.start, sigmaLat.end), let b = ByteNumbers.decimal(p, sigmaLon.start, sigmaLon.end) {
+            epoch.gstAccuracy = (a * a + b * b).squareRoot()
+        }
+    }
+
+    /// Sets the epoch's position from `lat,N,lon,E`; false (with the
+    /// epoch's problem set) when a field is empty or unreadable.
+    @inline(__always) @discardableResult
+    private func take(
+        _ f: (NMEAField, NMEAField, NMEAField, NMEAField), from sentence: Sentence, _ p: UnsafeBufferPointer<UInt8>,
+        _ epoch: inout Epoch
+    ) -> Bool {
+        func fail(_ problem: Problem) -> Bool {
+            if epoch.problem == nil { epoch.problem = problem }
+            return false
+        }
+        if f.0.start == f.0.end { return fail(.emptyField(sentence, .latitude)) }
+        if f.2.start == f.2.end { return fail(.emptyField(sentence, .longitude)) }
+        guard var latitude = Self.degrees(p, f.0.start, f.0.end) else { return fail(.badField(sentence, .latitude)) }
+        guard var longitude = Self.degrees(p, f.2.start, f.2.end) else { return fail(.badField(sentence, .longitude)) }
+        guard f.1.end - f.1.start == 1, f.3.end - f.3.start == 1 else {
+            return fail(f.1.start == f.1.end || f.3.start == f.3.end ? .emptyField(sentence, .hemisphere) : .badField(sentence, .hemisphere))
+        }
+        switch p[f.1.start] {
+        case UInt8(ascii: "N"): break
+        case UInt8(ascii: "S"): latitude = -latitude
+        default: return fail(.badField(sentence, .hemisphere))
+        }
+        switch p[f.3.start] {
+        case UInt8(ascii: "E"): break
+        case UInt8(ascii: "W"): longitude = -longitude
+        default: return fail(.badField(sentence, .hemisphere))
+        }
+        epoch.latitude = latitude
+        epoch.longitude = longitude
+        epoch.hasPosition = true
+        return true
+    }
+
+    // MARK: Epochs
+
+    private mutating func flush(_ epoch: Epoch, now: Instant, into items: inout [FeedItem]) {
+        var day = epoch.day
+        if day == nil, let reference {
+            // A time of day far below the reference's is after midnight;
+            // far above it, a late sentence from before midnight.
+            let half = 43_200_000
+            day = reference.day + (epoch.timeOfDay + half < reference.timeOfDay ? 1 : epoch.timeOfDay > reference.timeOfDay + half ? -1 : 0)
+        }
+        if let day { reference = (day, epoch.timeOfDay) }
+        guard epoch.hasPosition else {
+            if let problem = epoch.problem { items.append(Self.describe(problem)) }
+            return
+        }
+        guard let day else {
+            let s = epoch.timeOfDay / 1000
+            let clock = "\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2))"
+            items.append(.ignored(.noDate, message: "the GGA fix at \(clock) UTC came before any RMC gave the date"))
+            return
+        }
+        let accuracy = epoch.gstAccuracy ?? epoch.hdop.map { $0 * 5 }
+        let time = Instant(seconds: day * 86_400 + Int64(epoch.timeOfDay / 1000))
+        FixCheck.append(
+            Fix(time: time, latitude: epoch.latitude, longitude: epoch.longitude, accuracy: FixCheck.accuracy(accuracy)),
+            now: now, into: &items)
+    }
+
+    private static func describe(_ problem: Problem) -> FeedItem {
+        switch problem {
+        case .rmcVoid: return .ignored(.notAFix, message: "RMC status is V (no fix)")
+        case .rmcStatus(let b):
+            return .ignored(.notAFix, message: b == 0 ? "the RMC status is empty" : "RMC status is \(Character(Unicode.Scalar(b))), not A")
+        case .ggaNoFix: return .ignored(.notAFix, message: "GGA fix quality is 0 (no fix)")
+        case .emptyField(let sentence, let field): return .ignored(.notAFix, message: "the \(sentence.rawValue) \(field.rawValue) field is empty")
+        case .badField(let sentence, let field): return .ignored(.unreadable, message: "the \(sentence.rawValue) \(field.rawValue) field is unreadable")
+        }
+    }
+
+    // MARK: Fields
+
+    /// `hhmmss` with an optional fraction, as milliseconds since midnight.
+    static func timeOfDay(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        guard end - start >= 6, let h = ByteNumbers.digits(p, start, 2), let m = ByteNumbers.digits(p, start + 2, 2),
+            let s = ByteNumbers.digits(p, start + 4, 2), h < 24, m < 60, s <= 60
+        else { return nil }
+        var milliseconds = 0
+        var i = start + 6
+        if i < end {
+            guard p[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            var scale = 100
+            while i < end {
+                let d = p[i] &- 0x30
+                guard d < 10 else { return nil }
+                milliseconds += Int(d) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        return (h * 3600 + m * 60 + s) * 1000 + milliseconds
+    }
+
+    /// `ddmmyy` as days since 1970; two-digit years 80–99 are 1980–1999.
+    static func date(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
+        guard end - start == 6, let d = ByteNumbers.digits(p, start, 2), let m = ByteNumbers.digits(p, start + 2, 2),
+            let y = ByteNumbers.digits(p, start + 4, 2)
+        else { return nil }
+        let date = LocalDate(year: y >= 80 ? 1900 + y : 2000 + y, month: m, day: d)
+        return date.isValid ? date.daysSinceEpoch : nil
+    }
+
+    /// `ddmm.mmmm` or `dddmm.mmmm` as degrees. The minutes are summed as an
+    /// integer count of their last digit, so `4807.500` is exactly 48.125.
+    static func degrees(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var i = start
+        var whole: UInt64 = 0
+        while i < end, ByteNumbers.isDigit(p[i]), i - start < 6 {
+            whole = whole * 10 + UInt64(p[i] &- 0x30)
+            i += 1
+        }
+        guard i - start >= 3 else { return nil }
+        var fraction: UInt64 = 0
+        var fractionDigits = 0
+        if i < end, p[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, ByteNumbers.isDigit(p[i]) {
+                // Twelve digits keep the sum below 2^53, so it is exact.
+                if fractionDigits < 12 {
+                    fraction = fraction * 10 + UInt64(p[i] &- 0x30)
+                    fractionDigits += 1
+                }
+                i += 1
+            }
+        }
+        guard i == end else { return nil }
+        let minutes = whole % 100
+        guard minutes < 60 else { return nil }
+        var scale: UInt64 = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let units = Double(minutes * scale + fraction)
+        return Double(whole / 100) + units / (60 * Double(scale))
+    }
+}
+
+/// A field's byte range.
+typealias NMEAField = (start: Int, end: Int)
+
+/// Walks a sentence's comma-separated fields; past the last one, every
+/// field reads as empty.
+struct NMEAFields {
+    let p: UnsafeBufferPointer<UInt8>
+    var index: Int
+    let end: Int
+
+    @inline(__always)
+    mutating func next() -> NMEAField {
+        let start = index
+        while index < end, p[index] != UInt8(ascii: ",") { index += 1 }
+        let fieldEnd = index
+        if index < end { index += 1 }
+        return (start, fieldEnd)
+    }
+}

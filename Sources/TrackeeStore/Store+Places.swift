@@ -1,0 +1,53 @@
+import GRDB
+import TrackeeCore
+
+extension Store {
+    /// Every place tracker the store keeps.
+    public func placeTrackers() throws -> [PlaceTracker] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT place, dwell, state, since, candidate, candidate_time, candidate_latitude,
+                       candidate_longitude, candidate_accuracy, last_fix
+                FROM place_tracker ORDER BY place, dwell
+                """).map { row in
+                var candidate: PlaceTracker.Candidate?
+                if let state = (row[4] as String?).flatMap(PlaceState.init(rawValue:)), let time: Int64 = row[5],
+                   let latitude: Double = row[6], let longitude: Double = row[7]
+                {
+                    candidate = PlaceTracker.Candidate(
+                        state: state, fix: Fix(time: Instant(seconds: time), latitude: latitude, longitude: longitude,
+                                               accuracy: row[8]))
+                }
+                return PlaceTracker(
+                    place: row[0], dwell: row[1], state: PlaceState(rawValue: row[2]) ?? .unknown,
+                    since: (row[3] as Int64?).map { Instant(seconds: $0) }, candidate: candidate,
+                    lastFix: (row[9] as Int64?).map { Instant(seconds: $0) })
+            }
+        }
+    }
+
+    /// Stores trackers, replacing what was kept for the same place and
+    /// dwell, in one transaction.
+    public func savePlaceTrackers(_ trackers: [PlaceTracker]) throws {
+        guard !trackers.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO place_tracker (place, dwell, state, since, candidate, candidate_time, candidate_latitude,
+                                           candidate_longitude, candidate_accuracy, last_fix)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (place, dwell) DO UPDATE SET
+                    state = excluded.state, since = excluded.since, candidate = excluded.candidate,
+                    candidate_time = excluded.candidate_time, candidate_latitude = excluded.candidate_latitude,
+                    candidate_longitude = excluded.candidate_longitude, candidate_accuracy = excluded.candidate_accuracy,
+                    last_fix = excluded.last_fix
+                """)
+            for t in trackers {
+                try statement.execute(arguments: [
+                    t.place, t.dwell, t.state.rawValue, t.since?.seconds, t.candidate?.state.rawValue,
+                    t.candidate?.fix.time.seconds, t.candidate?.fix.latitude, t.candidate?.fix.longitude,
+                    t.candidate?.fix.accuracy, t.lastFix?.seconds,
+                ])
+            }
+        }
+    }
+}

@@ -1,0 +1,337 @@
+import ArgumentParser
+import Foundation
+import TrackeeCore
+import TrackeeDaemon
+import TrackeeLocation
+import TrackeeStore
+
+extension FeedFormat: ListedArgument {}
+
+extension Trackee {
+    struct Feed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "feed",
+            abstract: "Read GPS fixes and fire arrive and leave rules as they come.",
+            discussion: """
+                Reads fixes from the files, or from standard input when none is given (so \
+                gpspipe -w | trackee feed acts live): NMEA 0183, gpsd JSON, OwnTracks JSON (also as \
+                mosquitto_sub -v prints it), GPX 1.1 or CSV (time,lat,lon[,accuracy]). Each fix goes \
+                through the geofences of the places in the rule files; an arrive or leave fires the \
+                rules that wait for it, at the time of the fix that began it. Lines that are not \
+                fixes are counted, the first few shown with their line number. Ends with a count of \
+                lines read, fixes used, fixes ignored and why, and rules fired.
+                """)
+
+        @OptionGroup var common: CommonOptions
+        @OptionGroup var rules: RulesOption
+
+        @Option(help: "The input format; auto tells lines apart by their first byte and keys (GPX by file).")
+        var format: FeedFormat = .auto
+
+        @Flag(help: "Print each transition and what its rules would do, on a throwaway store; change nothing.")
+        var dryRun = false
+
+        @Flag(help: "Exit with status 65 when any line was rejected (not a fix, malformed, impossible).")
+        var strict = false
+
+        @Argument(help: "Files to read, in order (default: standard input).")
+        var files: [String] = []
+
+        func run() throws {
+            try Session.run(common) { session in
+                let automation = try session.strictRules(rules, calendars: false)
+                var run = try FeedRun(session: session, automation: automation, dryRun: dryRun)
+                defer { run.close() }
+                if files.isEmpty {
+                    try run.read(fd: 0, name: "stdin", format: format)
+                } else {
+                    for file in files {
+                        let fd = open(file, O_RDONLY | O_CLOEXEC)
+                        guard fd >= 0 else {
+                            throw CommandFailure.usage("\(file): cannot read it (\(String(cString: strerror(errno))))")
+                        }
+                        defer { Glibc.close(fd) }
+                        try run.read(fd: fd, name: file, format: format)
+                    }
+                }
+                try run.finish()
+                if strict && run.counts.rejected > 0 {
+                    throw CommandFailure(message: "\(run.counts.rejected) rejected line\(run.counts.rejected == 1 ? "" : "s") (--strict)", status: 65)
+                }
+            }
+        }
+    }
+}
+
+/// What a feed counted, for its closing line.
+struct FeedCounts: Encodable {
+    var lines = 0
+    var fixes = 0
+    var used = 0
+    var ignored: [String: Int] = [:]
+    var transitions = 0
+    var fired = 0
+
+    /// Lines the input got wrong (not ignored fixes that were merely
+    /// inaccurate, repeated or already seen).
+    var rejected: Int { IgnoredReason.allCases.reduce(0) { $0 + (ignored[$1.rawValue] ?? 0) } }
+
+    mutating func ignore(_ reason: String) { ignored[reason, default: 0] += 1 }
+}
+
+/// One run of `trackee feed`: decoders, the place source, the store, the
+/// counts and the warnings.
+struct FeedRun {
+    let session: Session
+    let automation: Automation
+    let dryRun: Bool
+    let store: Store
+    let runner: Runner
+    var source: PlaceSource
+    var counts = FeedCounts()
+    private var saved: [PlaceTracker]
+    private var warnings = 0
+    private var scratch: Scratch?
+    private var shownTransitions: Set<String> = []
+    static let shownWarnings = 5
+
+    init(session: Session, automation: Automation, dryRun: Bool) throws {
+        self.session = session
+        self.automation = automation
+        self.dryRun = dryRun
+        var stored: [PlaceTracker] = []
+        if dryRun {
+            // The real store's place states, if it exists, so transitions
+            // are judged as the real run would judge them; nothing is
+            // written there.
+            let location = try StoreLocation.resolve(explicit: session.common.store, environment: session.environment)
+            if FileManager.default.fileExists(atPath: location.path) {
+                stored = (try? Store(location: location).placeTrackers()) ?? []
+            }
+            let scratch = try Scratch()
+            self.scratch = scratch
+            store = try Store(path: scratch.path + "/feed.sqlite3")
+            try store.savePlaceTrackers(stored)
+        } else {
+            store = try session.openStore()
+            stored = try store.placeTrackers()
+        }
+        runner = session.runner(store, performSideEffects: !dryRun)
+        source = PlaceSource(automation, stored: stored, defaultAccuracy: session.settings.defaultAccuracy)
+        saved = source.geofences.allTrackers
+    }
+
+    func close() { scratch?.remove() }
+
+    /// Reads one input to its end, line by line (GPX by chunks).
+    mutating func read(fd: Int32, name: String, format: FeedFormat) throws {
+        var reader = ChunkReader(fd: fd)
+        let first = reader.peekFirstNonSpace()
+        if format == .gpx || (format == .auto && first == UInt8(ascii: "<")) {
+            var decoder = GPXDecoder(now: session.now)
+            var items: [FeedItem] = []
+            while let chunk = reader.nextChunk() {
+                chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items) }
+                try take(items, line: nil, name: name)
+                items.removeAll(keepingCapacity: true)
+            }
+            decoder.finish(into: &items)
+            try take(items, line: nil, name: name)
+            return
+        }
+        var decoder = FeedDecoder(format: format, now: session.now)
+        var items: [FeedItem] = []
+        var number = 0
+        var failure: (any Error)?
+        reader.forEachLine { line in
+            number += 1
+            decoder.line(line, number: number, into: &items)
+            if !items.isEmpty {
+                do { try take(items, line: number, name: name) } catch {
+                    failure = error
+                    return false
+                }
+                items.removeAll(keepingCapacity: true)
+            }
+            return true
+        }
+        if let failure { throw failure }
+        counts.lines += number
+        decoder.finish(into: &items)
+        try take(items, line: number, name: name)
+    }
+
+    private mutating func take(_ items: [FeedItem], line: Int?, name: String) throws {
+        for item in items {
+            switch item {
+            case .fix(let fix):
+                counts.fixes += 1
+                let outcome = source.take(fix)
+                if let ignored = outcome.ignored {
+                    counts.ignore(ignored.rawValue)
+                    continue
+                }
+                counts.used += 1
+                if outcome.changed { try saveChanges() }
+                try fire(outcome.events)
+            case .transition(let transition):
+                counts.fixes += 1
+                let outcome = source.take(transition)
+                if let ignored = outcome.ignored {
+                    counts.ignore(ignored.rawValue)
+                    continue
+                }
+                counts.used += 1
+                try fire(outcome.events)
+            case .ignored(let reason, let message):
+                counts.ignore(reason.rawValue)
+                warn(line.map { "\(name):\($0): \(message)" } ?? "\(name): \(message)")
+            case .notLocation:
+                counts.ignore("not_location")
+            }
+        }
+    }
+
+    private mutating func fire(_ events: [TriggerEvent]) throws {
+        for event in events {
+            guard case .place(let p) = event.kind else { continue }
+            // One place crossing is one transition, however many dwells
+            // (`for:`) the rules watch it with.
+            let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.source.rawValue)"
+            let first = shownTransitions.insert(shown).inserted
+            if first { counts.transitions += 1 }
+            let accuracy = p.fix.accuracy.map { ", accuracy \(Int($0.rounded())) m" } ?? ""
+            if first && !session.out.json {
+                session.out.line("\(session.zone.iso8601(event.time))  \(p.transition.rawValue) \(p.place)"
+                                 + (p.source == .owntracks ? " (OwnTracks)" : "") + accuracy)
+            }
+            let reports = try runner.handle(event, automation: automation, now: max(session.now, event.time))
+            for report in reports {
+                if case .fired = report.status { counts.fired += 1 }
+                guard !session.out.json else { continue }
+                if dryRun {
+                    for line in session.dryRunLines(report) { session.out.line(line) }
+                } else {
+                    session.out.line(session.describe(report))
+                }
+            }
+        }
+    }
+
+    /// Stores the trackers that changed since they were last stored.
+    private mutating func saveChanges() throws {
+        let now = source.geofences.allTrackers
+        let changed = zip(now, saved).filter { $0.0.state != $0.1.state || $0.0.candidate != $0.1.candidate }.map(\.0)
+        try store.savePlaceTrackers(changed)
+        saved = now
+    }
+
+    private mutating func warn(_ text: String) {
+        warnings += 1
+        if warnings <= Self.shownWarnings { writeAll(2, "trackee: \(text)\n") }
+    }
+
+    /// Stores every tracker (with the last fix each took) and prints the
+    /// counts.
+    mutating func finish() throws {
+        try store.savePlaceTrackers(source.geofences.allTrackers)
+        if warnings > Self.shownWarnings {
+            writeAll(2, "trackee: … and \(warnings - Self.shownWarnings) more ignored line\(warnings - Self.shownWarnings == 1 ? "" : "s")\n")
+        }
+        if session.out.json {
+            session.out.emit(counts)
+            return
+        }
+        let reasons = counts.ignored.sorted { $0.key < $1.key }.map { "\($0.key.replacingOccurrences(of: "_", with: " ")) \($0.value)" }
+        let ignored = counts.ignored.values.reduce(0, +)
+        session.out.line("read \(counts.lines) line\(counts.lines == 1 ? "" : "s"), \(counts.used) fix\(counts.used == 1 ? "" : "es") used, "
+                         + "\(ignored) ignored" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
+                         + ", \(counts.transitions) transition\(counts.transitions == 1 ? "" : "s"), "
+                         + "\(counts.fired) rule\(counts.fired == 1 ? "" : "s") fired" + (dryRun ? " (dry run)" : ""))
+    }
+}
+
+/// Reads a file descriptor in large chunks, handing out whole lines
+/// without copying them (a line cut by a chunk's end is carried over).
+struct ChunkReader {
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// Fills the buffer from the current position; false at the end.
+    private mutating func fill() -> Bool {
+        if start > 0 {
+            buffer.withUnsafeMutableBufferPointer { b in
+                _ = memmove(b.baseAddress!, b.baseAddress! + start, end - start)
+            }
+            end -= start
+            start = 0
+        }
+        if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { b in Glibc.read(fd, b.baseAddress! + end, b.count - end) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                atEnd = true
+                return false
+            }
+            end += n
+            return true
+        }
+    }
+
+    /// The first byte that is not white space, without consuming input.
+    mutating func peekFirstNonSpace() -> UInt8? {
+        while true {
+            if let b = buffer[start..<end].first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) {
+                return b
+            }
+            if atEnd || !fill() { return nil }
+        }
+    }
+
+    /// The rest of the input as chunks.
+    mutating func nextChunk() -> [UInt8]? {
+        if start == end && (atEnd || !fill()) { return nil }
+        let chunk = Array(buffer[start..<end])
+        start = end
+        return chunk
+    }
+
+    /// Calls `body` with each line (without its `\n`) until it returns
+    /// false or the input ends; a last line without `\n` counts.
+    mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        while true {
+            var stop = false
+            let consumed = buffer.withUnsafeBufferPointer { b -> Int in
+                var lineStart = start
+                guard let base = b.baseAddress else { return start }
+                while lineStart < end {
+                    guard let newline = memchr(base + lineStart, 0x0A, end - lineStart) else { break }
+                    let at = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                    if !body(UnsafeBufferPointer(start: base + lineStart, count: at - lineStart)) {
+                        stop = true
+                        return at + 1
+                    }
+                    lineStart = at + 1
+                }
+                return lineStart
+            }
+            start = consumed
+            if stop { return }
+            if !fill() {
+                if start < end {
+                    buffer.withUnsafeBufferPointer { b in
+                        _ = body(UnsafeBufferPointer(start: b.baseAddress! + start, count: end - start))
+                    }
+                    start = end
+                }
+                return
+            }
+        }
+    }
+}
