@@ -28,11 +28,13 @@ build: deps
 demo: build
 	@scripts/demo.sh $(BIN)
 
-# Tests also need khal (a real calendar program the CLI tests check calendar
-# triggers against) and valgrind (the calendar leak check).
+# Tests also need the real programs trackee is checked against: khal
+# (calendars), gpsd with gpsfake and gpspipe, and the mosquitto broker and
+# clients (location feeds); and valgrind (the calendar leak check).
+TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
 test: deps
-	@scripts/install-deps.sh khal valgrind
+	@scripts/install-deps.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@echo "== calendar leak check: every test calendar loaded and expanded 10 times under valgrind"

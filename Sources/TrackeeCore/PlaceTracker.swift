@@ -19,15 +19,52 @@ public enum PlaceState: String, Sendable, Equatable, CaseIterable {
 /// jitter.
 public struct PlaceTracker: Sendable, Equatable {
     public var place: String
+    /// Everything but the name: plain numbers, so the geofences keep a
+    /// thousand of them in one flat array and copy them for free.
+    public var progress: Progress
+
     /// Seconds.
-    public var dwell: Int64
-    public var state: PlaceState = .unknown
+    public var dwell: Int64 {
+        get { progress.dwell }
+        set { progress.dwell = newValue }
+    }
+    public var state: PlaceState {
+        get { progress.state }
+        set { progress.state = newValue }
+    }
     /// The time of the fix that began `state`.
-    public var since: Instant?
+    public var since: Instant? {
+        get { progress.since }
+        set { progress.since = newValue }
+    }
     /// A new state, waiting for the dwell.
-    public var candidate: Candidate?
+    public var candidate: Candidate? {
+        get { progress.candidate }
+        set { progress.candidate = newValue }
+    }
     /// The newest fix this tracker has taken.
-    public var lastFix: Instant?
+    public var lastFix: Instant? {
+        get { progress.lastFix }
+        set { progress.lastFix = newValue }
+    }
+
+    public struct Progress: Sendable, Equatable {
+        /// Seconds.
+        public var dwell: Int64
+        public var state: PlaceState = .unknown
+        public var since: Instant?
+        public var candidate: Candidate?
+        public var lastFix: Instant?
+
+        public init(dwell: Int64, state: PlaceState = .unknown, since: Instant? = nil, candidate: Candidate? = nil,
+                    lastFix: Instant? = nil) {
+            self.dwell = dwell
+            self.state = state
+            self.since = since
+            self.candidate = candidate
+            self.lastFix = lastFix
+        }
+    }
 
     public struct Candidate: Sendable, Equatable {
         public var state: PlaceState
@@ -42,11 +79,12 @@ public struct PlaceTracker: Sendable, Equatable {
 
     public init(place: String, dwell: Int64, state: PlaceState = .unknown, since: Instant? = nil,
                 candidate: Candidate? = nil, lastFix: Instant? = nil) {
+        self.init(place: place, progress: Progress(dwell: dwell, state: state, since: since, candidate: candidate,
+                                                   lastFix: lastFix))
+    }
+
+    public init(place: String, progress: Progress) {
         self.place = place
-        self.dwell = dwell
-        self.state = state
-        self.since = since
-        self.candidate = candidate
-        self.lastFix = lastFix
+        self.progress = progress
     }
 }

@@ -130,10 +130,12 @@ public actor DaemonCore {
             return
         }
         placesDirty = true
-        if outcome.changed || !outcome.events.isEmpty { savePlaces() }
+        if !outcome.changed.isEmpty {
+            do { try runner.store.savePlaceTrackers(outcome.changed) } catch { logger.error("place states not stored: \(error)") }
+        }
         for event in outcome.events {
             do {
-                _ = try runner.handle(event, automation: automation, now: max(clock(), event.time))
+                _ = try runner.handle(event, automation: automation, now: max(clock(), event.time), inside: source.inside)
             } catch {
                 logger.error("\(event.kindName) \(event.time): \(error)")
             }

@@ -39,8 +39,8 @@ public struct PlaceSource: Sendable {
     /// What one fix did.
     public struct Outcome: Sendable {
         public var events: [TriggerEvent] = []
-        /// Some place's state or waiting state changed: worth storing.
-        public var changed = false
+        /// The trackers whose state or waiting state changed: worth storing.
+        public var changed: [PlaceTracker] = []
         public var ignored: Ignored?
     }
 

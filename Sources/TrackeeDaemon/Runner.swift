@@ -55,11 +55,14 @@ public struct Runner: Sendable {
 
     /// Evaluates `event` against the store's current state and carries out
     /// every firing.
-    public func handle(_ event: TriggerEvent, automation: Automation, now: Instant) throws -> [Report] {
+    /// `inside`, when given, are the places fixes put inside as the caller
+    /// holds them (a feed's, newer than the store's); otherwise the store's.
+    public func handle(_ event: TriggerEvent, automation: Automation, now: Instant, inside: Set<String>? = nil) throws
+        -> [Report]
+    {
         let snapshot = Snapshot(
             zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
-            lastFired: try store.lastFirings(),
-            inside: Set(try store.placeTrackers().filter { $0.dwell == 0 && $0.state == .inside }.map(\.place)))
+            lastFired: try store.lastFirings(), inside: try inside ?? store.placesInside())
         return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now, timed: event.isTimed) }
     }
 

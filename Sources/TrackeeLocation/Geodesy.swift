@@ -19,9 +19,15 @@ public enum Geodesy {
 
     /// Meters between two points.
     public static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+        distance(lat1, lon1, cos(lat1 * radians), lat2, lon2)
+    }
+
+    /// ``distance(_:_:_:_:)`` with the first point's cosine of latitude
+    /// worked out once (a place's center).
+    static func distance(_ lat1: Double, _ lon1: Double, _ cosLat1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let sLat = sin((lat2 - lat1) * radians / 2)
+        let sLon = sin((lon2 - lon1) * radians / 2)
+        let a = sLat * sLat + cosLat1 * cos(lat2 * radians) * sLon * sLon
         return 2 * earthRadius * asin(min(1, sqrt(a)))
     }
 }

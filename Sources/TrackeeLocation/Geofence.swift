@@ -8,11 +8,40 @@ import TrackeeCore
 /// the edge, or too vague to tell, changes nothing.
 public struct Geofence: Sendable {
     public let place: Place
-    private let circle: (latitude: Double, longitude: Double, radius: Double)?
+    /// What most fixes need: plain numbers, cheap to copy.
+    let reach: Reach
     private let plane: LocalPlane?
     private let corners: [(x: Double, y: Double)]
-    /// Degrees: the box beyond which every usable fix is outside.
-    let bounds: (south: Double, west: Double, north: Double, east: Double)
+
+    /// The bounding box, the circle if the place is one, and the margins.
+    struct Reach: Sendable {
+        /// Degrees: the box beyond which every usable fix is outside.
+        let bounds: (south: Double, west: Double, north: Double, east: Double)
+        /// A circle's center, radius and the cosine of its latitude.
+        let circle: (latitude: Double, longitude: Double, radius: Double, cosine: Double)?
+        let hysteresis: Double
+        let maxAccuracy: Double
+
+        /// What a fix is for the box or the circle; `.polygon` when only
+        /// the polygon can tell.
+        enum Verdict { case seen(PlaceState?), polygon }
+
+        func classify(latitude: Double, longitude: Double, accuracy: Double) -> Verdict {
+            // Beyond the box every usable fix is outside; no trigonometry needed.
+            if latitude < bounds.south || latitude > bounds.north
+                || ((longitude < bounds.west || longitude > bounds.east) && bounds.east - bounds.west < 360
+                    && (longitude + 360 < bounds.west || longitude + 360 > bounds.east)
+                    && (longitude - 360 < bounds.west || longitude - 360 > bounds.east))
+            {
+                return .seen(.outside)
+            }
+            guard let circle else { return .polygon }
+            let d = Geodesy.distance(circle.latitude, circle.longitude, circle.cosine, latitude, longitude)
+            if d + accuracy <= circle.radius { return .seen(.inside) }
+            if d - accuracy >= circle.radius + hysteresis { return .seen(.outside) }
+            return .seen(nil)
+        }
+    }
 
     public init(_ place: Place) {
         self.place = place
@@ -20,29 +49,28 @@ public struct Geofence: Sendable {
         let reach = place.hysteresis + place.maxAccuracy + 1
         switch place.shape {
         case .circle(let lat, let lon, let radius):
-            circle = (lat, lon, radius)
+            self.reach = Reach(bounds: Self.box(lat, lat, lon, lon, grownBy: radius + reach),
+                               circle: (lat, lon, radius, cos(lat * Geodesy.radians)),
+                               hysteresis: place.hysteresis, maxAccuracy: place.maxAccuracy)
             plane = nil
             corners = []
-            bounds = Self.box(lat, lat, lon, lon, grownBy: radius + reach)
         case .polygon(let points):
-            circle = nil
             let lat = points.map(\.latitude).reduce(0, +) / Double(points.count)
             let lon = points.map(\.longitude).reduce(0, +) / Double(points.count)
             let plane = LocalPlane(latitude: lat, longitude: lon)
             self.plane = plane
             corners = points.map { plane.point($0.latitude, $0.longitude) }
-            bounds = Self.box(points.map(\.latitude).min()!, points.map(\.latitude).max()!,
-                              points.map(\.longitude).min()!, points.map(\.longitude).max()!, grownBy: reach)
+            self.reach = Reach(bounds: Self.box(points.map(\.latitude).min()!, points.map(\.latitude).max()!,
+                                                points.map(\.longitude).min()!, points.map(\.longitude).max()!,
+                                                grownBy: reach),
+                               circle: nil, hysteresis: place.hysteresis, maxAccuracy: place.maxAccuracy)
         }
     }
 
     /// Inside, outside, or nil when the fix cannot tell.
     public func classify(latitude: Double, longitude: Double, accuracy: Double) -> PlaceState? {
-        if let circle {
-            let d = Geodesy.distance(circle.latitude, circle.longitude, latitude, longitude)
-            if d + accuracy <= circle.radius { return .inside }
-            if d - accuracy >= circle.radius + place.hysteresis { return .outside }
-            return nil
+        if case .seen(let state) = reach.classify(latitude: latitude, longitude: longitude, accuracy: accuracy) {
+            return state
         }
         let p = plane!.point(latitude, longitude)
         let edge = distanceToEdge(p)
@@ -55,7 +83,7 @@ public struct Geofence: Sendable {
     /// Meters from the center (a circle) or the nearest edge (a polygon,
     /// negative inside): for `trackee places` and tests.
     public func distance(latitude: Double, longitude: Double) -> Double {
-        if let circle { return Geodesy.distance(circle.latitude, circle.longitude, latitude, longitude) }
+        if let circle = reach.circle { return Geodesy.distance(circle.latitude, circle.longitude, latitude, longitude) }
         let p = plane!.point(latitude, longitude)
         return contains(p) ? -distanceToEdge(p) : distanceToEdge(p)
     }

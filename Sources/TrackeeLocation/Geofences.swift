@@ -2,83 +2,143 @@ import TrackeeCore
 
 /// Every place with its trackers, taking fixes one by one.
 ///
-/// Places are found through a grid of cells about 5 km high: a fix only
+/// Places are found through a grid of cells about 550 m high: a fix only
 /// looks at the places whose reach (shape, hysteresis and the worst usable
 /// accuracy) covers its cell, and at the few places not settled outside.
 /// With a thousand places a fix costs a handful of distance checks.
 public struct Geofences: Sendable {
     public let fences: [Geofence]
-    /// Trackers by place index: one per dwell the rules use, dwell 0 always
-    /// (the `place:` condition and `trackee places` use it).
-    public private(set) var trackers: [[PlaceTracker]]
-    private let grid: [Int64: [Int]]
-    /// Places that a distant fix can still change.
+    /// Each place's reach, in place order: what a fix checks first.
+    private let reaches: [Geofence.Reach]
+    /// Every tracker's progress, place by place: one per dwell the rules
+    /// use, dwell 0 always first (the `place:` condition and `trackee
+    /// places` use it). `spans[i]` are place `i`'s.
+    private var progress: [PlaceTracker.Progress]
+    private let spans: [Range<Int>]
+    /// Cells to runs of `cellPlaces`: the places whose reach covers a cell.
+    private let grid: [Int64: Range<Int>]
+    private let cellPlaces: [Int]
+    /// Places that a distant fix can still change, as a set to walk and a
+    /// flag per place to test.
     private var unsettled: Set<Int>
-    static let cellDegrees = 0.05
+    private var isUnsettled: [Bool]
+    /// For each place, the number of the last fix that found it near.
+    private var seenBy: [Int]
+    private var fixNumber = 0
+    /// About 550 m north–south: a fix meets the few places near it.
+    static let cellDegrees = 0.005
 
     /// `dwells` gives, by place name, the dwells its triggers ask for;
     /// `stored` the trackers a store kept.
     public init(places: [Place], dwells: [String: Set<Int64>] = [:], stored: [PlaceTracker] = []) {
         fences = places.map(Geofence.init)
-        var trackers: [[PlaceTracker]] = []
-        var grid: [Int64: [Int]] = [:]
-        var unsettled: Set<Int> = []
+        reaches = fences.map(\.reach)
+        var kept: [String: PlaceTracker.Progress] = [:]
+        for tracker in stored { kept["\(tracker.place)\u{0}\(tracker.dwell)"] = tracker.progress }
+        var progress: [PlaceTracker.Progress] = []
+        var spans: [Range<Int>] = []
+        var byCell: [Int64: [Int]] = [:]
         for (index, fence) in fences.enumerated() {
             let name = fence.place.name
-            let wanted = (dwells[name] ?? []).union([0]).sorted()
-            trackers.append(wanted.map { dwell in
-                stored.first { $0.place == name && $0.dwell == dwell } ?? PlaceTracker(place: name, dwell: dwell)
-            })
-            if trackers[index].contains(where: \.caresAboutDistantFixes) { unsettled.insert(index) }
-            for cell in Self.cells(fence.bounds) { grid[cell, default: []].append(index) }
+            let start = progress.count
+            for dwell in (dwells[name] ?? []).union([0]).sorted() {
+                progress.append(kept["\(name)\u{0}\(dwell)"] ?? PlaceTracker.Progress(dwell: dwell))
+            }
+            spans.append(start..<progress.count)
+            for cell in Self.cells(fence.reach.bounds) { byCell[cell, default: []].append(index) }
         }
-        self.trackers = trackers
+        var grid: [Int64: Range<Int>] = [:]
+        var cellPlaces: [Int] = []
+        for (cell, indices) in byCell {
+            grid[cell] = cellPlaces.count..<cellPlaces.count + indices.count
+            cellPlaces += indices
+        }
+        let unsettled = fences.indices.filter { spans[$0].contains { progress[$0].caresAboutDistantFixes } }
+        self.progress = progress
+        self.spans = spans
         self.grid = grid
-        self.unsettled = unsettled
+        self.cellPlaces = cellPlaces
+        self.unsettled = Set(unsettled)
+        isUnsettled = fences.indices.map(Set(unsettled).contains)
+        seenBy = Array(repeating: -1, count: fences.count)
     }
 
     /// Takes one fix, `accuracy` meters (the fix's own, or the default for
-    /// fixes that give none). Returns the transitions it completes, and
-    /// whether any tracker's state or candidate changed (worth storing).
-    public mutating func take(_ fix: Fix, accuracy: Double) -> (events: [PlaceEvent], changed: Bool) {
+    /// fixes that give none). Returns the transitions it completes, and the
+    /// trackers whose state or waiting state changed (worth storing).
+    public mutating func take(_ fix: Fix, accuracy: Double) -> (events: [PlaceEvent], changed: [PlaceTracker]) {
         var events: [PlaceEvent] = []
-        var changed = false
-        let near = grid[Self.cell(fix.latitude, fix.longitude)] ?? []
-        var visit = unsettled
-        visit.formUnion(near)
-        for index in visit {
-            let fence = fences[index]
-            guard accuracy <= fence.place.maxAccuracy else { continue }
-            let seen: PlaceState? =
-                near.contains(index) ? fence.classify(latitude: fix.latitude, longitude: fix.longitude, accuracy: accuracy)
-                : .outside
-            for t in trackers[index].indices {
-                let before = trackers[index][t]
-                if let event = trackers[index][t].take(fix, seen: seen) { events.append(event) }
-                let after = trackers[index][t]
-                if after.state != before.state || after.candidate != before.candidate { changed = true }
-            }
-            if trackers[index].contains(where: \.caresAboutDistantFixes) {
-                unsettled.insert(index)
-            } else {
-                unsettled.remove(index)
+        var changed: [PlaceTracker] = []
+        fixNumber += 1
+        if let near = grid[Self.cell(fix.latitude, fix.longitude)] {
+            for slot in near {
+                let index = cellPlaces[slot]
+                seenBy[index] = fixNumber
+                let reach = reaches[index]
+                guard accuracy <= reach.maxAccuracy else { continue }
+                let seen: PlaceState?
+                switch reach.classify(latitude: fix.latitude, longitude: fix.longitude, accuracy: accuracy) {
+                case .seen(let state): seen = state
+                case .polygon: seen = fences[index].classify(latitude: fix.latitude, longitude: fix.longitude, accuracy: accuracy)
+                }
+                advance(index, fix, seen, &events, &changed)
             }
         }
-        return (events.sorted { ($0.fix.time, $0.place, $0.dwell) < ($1.fix.time, $1.place, $1.dwell) }, changed)
+        if !unsettled.isEmpty {
+            // Places away from this fix that are not settled outside: the
+            // fix is certainly outside them.
+            for index in unsettled where seenBy[index] != fixNumber && accuracy <= reaches[index].maxAccuracy {
+                advance(index, fix, .outside, &events, &changed)
+            }
+        }
+        if events.count > 1 { events.sort { ($0.fix.time, $0.place, $0.dwell) < ($1.fix.time, $1.place, $1.dwell) } }
+        return (events, changed)
+    }
+
+    /// Moves every tracker of place `index` on, noting its transitions and
+    /// the trackers whose state or waiting state changed.
+    private mutating func advance(_ index: Int, _ fix: Fix, _ seen: PlaceState?, _ events: inout [PlaceEvent],
+                                  _ changed: inout [PlaceTracker]) {
+        var cares = false
+        for t in spans[index] {
+            let before = progress[t]
+            if let done = progress[t].take(fix, seen: seen) {
+                events.append(PlaceEvent(place: fences[index].place.name, transition: done.transition,
+                                         dwell: before.dwell, fix: done.fix))
+            }
+            let after = progress[t]
+            if after.state != before.state || after.candidate?.state != before.candidate?.state {
+                changed.append(PlaceTracker(place: fences[index].place.name, progress: after))
+            }
+            if after.caresAboutDistantFixes { cares = true }
+        }
+        if cares != isUnsettled[index] {
+            isUnsettled[index] = cares
+            if cares { unsettled.insert(index) } else { unsettled.remove(index) }
+        }
+    }
+
+    /// Place `index`'s tracker for dwell 0.
+    private func tracker(_ index: Int) -> PlaceTracker {
+        PlaceTracker(place: fences[index].place.name, progress: progress[spans[index].lowerBound])
     }
 
     /// The names of the places whose dwell-0 state is inside.
     public var inside: Set<String> {
-        Set(trackers.compactMap { $0.first { $0.dwell == 0 && $0.state == .inside }?.place })
+        Set(fences.indices.lazy.filter { progress[spans[$0].lowerBound].state == .inside }.map { fences[$0].place.name })
     }
 
     /// The dwell-0 tracker of each place, in place order.
     public var states: [(place: Place, tracker: PlaceTracker)] {
-        fences.indices.map { (fences[$0].place, trackers[$0].first { $0.dwell == 0 }!) }
+        fences.indices.map { (fences[$0].place, tracker($0)) }
     }
 
     /// Every tracker, for storing.
-    public var allTrackers: [PlaceTracker] { trackers.flatMap { $0 } }
+    public var allTrackers: [PlaceTracker] {
+        fences.indices.flatMap { index in
+            spans[index].map { PlaceTracker(place: fences[index].place.name, progress: progress[$0]) }
+        }
+    }
 
     static func cell(_ latitude: Double, _ longitude: Double) -> Int64 {
         let row = Int64((latitude + 90) / cellDegrees)

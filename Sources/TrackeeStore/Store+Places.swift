@@ -26,6 +26,14 @@ extension Store {
         }
     }
 
+    /// The places the last fixes put inside (their state without a dwell):
+    /// what `place:` conditions look at.
+    public func placesInside() throws -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT place FROM place_tracker WHERE dwell = 0 AND state = 'inside'"))
+        }
+    }
+
     /// Stores trackers, replacing what was kept for the same place and
     /// dwell, in one transaction.
     public func savePlaceTrackers(_ trackers: [PlaceTracker]) throws {

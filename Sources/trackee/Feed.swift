@@ -89,7 +89,6 @@ struct FeedRun {
     let runner: Runner
     var source: PlaceSource
     var counts = FeedCounts()
-    private var saved: [PlaceTracker]
     private var warnings = 0
     private var scratch: Scratch?
     private var shownTransitions: Set<String> = []
@@ -118,7 +117,6 @@ struct FeedRun {
         }
         runner = session.runner(store, performSideEffects: !dryRun)
         source = PlaceSource(automation, stored: stored, defaultAccuracy: session.settings.defaultAccuracy)
-        saved = source.geofences.allTrackers
     }
 
     func close() { scratch?.remove() }
@@ -172,7 +170,7 @@ struct FeedRun {
                     continue
                 }
                 counts.used += 1
-                if outcome.changed { try saveChanges() }
+                if !outcome.changed.isEmpty && !dryRun { try store.savePlaceTrackers(outcome.changed) }
                 try fire(outcome.events)
             case .transition(let transition):
                 counts.fixes += 1
@@ -205,7 +203,8 @@ struct FeedRun {
                 session.out.line("\(session.zone.iso8601(event.time))  \(p.transition.rawValue) \(p.place)"
                                  + (p.source == .owntracks ? " (OwnTracks)" : "") + accuracy)
             }
-            let reports = try runner.handle(event, automation: automation, now: max(session.now, event.time))
+            let reports = try runner.handle(event, automation: automation, now: max(session.now, event.time),
+                                            inside: source.inside)
             for report in reports {
                 if case .fired = report.status { counts.fired += 1 }
                 guard !session.out.json else { continue }
@@ -218,14 +217,6 @@ struct FeedRun {
         }
     }
 
-    /// Stores the trackers that changed since they were last stored.
-    private mutating func saveChanges() throws {
-        let now = source.geofences.allTrackers
-        let changed = zip(now, saved).filter { $0.0.state != $0.1.state || $0.0.candidate != $0.1.candidate }.map(\.0)
-        try store.savePlaceTrackers(changed)
-        saved = now
-    }
-
     private mutating func warn(_ text: String) {
         warnings += 1
         if warnings <= Self.shownWarnings { writeAll(2, "trackee: \(text)\n") }
@@ -234,7 +225,7 @@ struct FeedRun {
     /// Stores every tracker (with the last fix each took) and prints the
     /// counts.
     mutating func finish() throws {
-        try store.savePlaceTrackers(source.geofences.allTrackers)
+        if !dryRun { try store.savePlaceTrackers(source.geofences.allTrackers) }
         if warnings > Self.shownWarnings {
             writeAll(2, "trackee: … and \(warnings - Self.shownWarnings) more ignored line\(warnings - Self.shownWarnings == 1 ? "" : "s")\n")
         }
