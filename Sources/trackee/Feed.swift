@@ -103,7 +103,7 @@ struct FeedRun {
             // The real store's place states, if it exists, so transitions
             // are judged as the real run would judge them; nothing is
             // written there.
-            let location = try StoreLocation.resolve(explicit: session.common.store, environment: session.environment)
+            let location = StoreLocation.resolve(explicit: session.common.store, environment: session.environment)
             if FileManager.default.fileExists(atPath: location.path) {
                 stored = (try? Store(location: location).placeTrackers()) ?? []
             }
@@ -128,13 +128,16 @@ struct FeedRun {
         if format == .gpx || (format == .auto && first == UInt8(ascii: "<")) {
             var decoder = GPXDecoder(now: session.now)
             var items: [FeedItem] = []
+            var lines: [Int] = []
             while let chunk = reader.nextChunk() {
-                chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items) }
-                try take(items, line: nil, name: name)
+                chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items, lines: &lines) }
+                for (item, line) in zip(items, lines) { try take(CollectionOfOne(item), line: line, name: name) }
                 items.removeAll(keepingCapacity: true)
+                lines.removeAll(keepingCapacity: true)
             }
-            decoder.finish(into: &items)
-            try take(items, line: nil, name: name)
+            decoder.finish(into: &items, lines: &lines)
+            for (item, line) in zip(items, lines) { try take(CollectionOfOne(item), line: line, name: name) }
+            counts.lines += decoder.linesRead
             return
         }
         var decoder = FeedDecoder(format: format, now: session.now)
@@ -159,7 +162,7 @@ struct FeedRun {
         try take(items, line: number, name: name)
     }
 
-    private mutating func take(_ items: [FeedItem], line: Int?, name: String) throws {
+    private mutating func take(_ items: some Collection<FeedItem>, line: Int, name: String) throws {
         for item in items {
             switch item {
             case .fix(let fix):
@@ -183,7 +186,7 @@ struct FeedRun {
                 try fire(outcome.events)
             case .ignored(let reason, let message):
                 counts.ignore(reason.rawValue)
-                warn(line.map { "\(name):\($0): \(message)" } ?? "\(name): \(message)")
+                warn("\(name):\(line): \(message)")
             case .notLocation:
                 counts.ignore("not_location")
             }

@@ -53,19 +53,45 @@ struct GPXFeedTests {
         ]
     }
 
-    static func decode(_ chunks: [ArraySlice<UInt8>]) -> [FeedItem] {
+    /// The line of each item of ``expected``: its point's start tag.
+    static let expectedLines = [6, 7, 9, 15, 16, 17, 18, 19, 20, 21, 22, 23]
+
+    static func decode(_ chunks: [ArraySlice<UInt8>]) -> [FeedItem] { decodeWithLines(chunks).items }
+
+    static func decodeWithLines(_ chunks: [ArraySlice<UInt8>]) -> (items: [FeedItem], lines: [Int], read: Int) {
         var decoder = GPXDecoder(now: Feed.now)
         var items: [FeedItem] = []
+        var lines: [Int] = []
         for chunk in chunks {
-            chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items) }
+            chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items, lines: &lines) }
         }
-        decoder.finish(into: &items)
-        return items
+        decoder.finish(into: &items, lines: &lines)
+        return (items, lines, decoder.linesRead)
     }
 
     @Test func pointsOfEveryKindWithTheirTimesAndHDOP() {
         let bytes = Array(Self.document.utf8)
         #expect(Self.decode([bytes[...]]) == Self.expected)
+    }
+
+    @Test func eachItemCarriesTheLineOfItsPointWhereverTheChunksAreCut() {
+        let bytes = Array(Self.document.utf8)
+        var differing: [Int] = []
+        for cut in 0...bytes.count {
+            let decoded = Self.decodeWithLines([bytes[..<cut], bytes[cut...]])
+            if decoded.lines != Self.expectedLines || decoded.read != 25 { differing.append(cut) }
+        }
+        #expect(differing == [])
+        let whole = Self.decodeWithLines([bytes[...]])
+        #expect(whole.lines == Self.expectedLines)
+        #expect(whole.read == 25)
+        // A last line without a line feed still counts; a truncated point is
+        // reported at the line of its start tag.
+        let truncated = Array("<gpx>\n<trkpt lat=\"1\" lon=\"2\">\n<time>".utf8)
+        let cut = Self.decodeWithLines([truncated[...]])
+        #expect(cut.items == [.ignored(.unreadable, message: "the GPX document is truncated: it ends inside a <trkpt>, whose point is lost")])
+        #expect(cut.lines == [2])
+        #expect(cut.read == 3)
     }
 
     @Test func cuttingTheDocumentAtAnyByteGivesTheSameItems() {

@@ -24,13 +24,31 @@ public struct GPXDecoder: Sendable {
         reader = GPXReader(now: now)
     }
 
+    /// The document's lines read so far (a last line without a line feed
+    /// counts).
+    public var linesRead: Int { stream.newlines + (stream.endsWithNewline ? 0 : 1) }
+
     /// The next bytes of the document.
     public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [FeedItem]) {
-        stream.feed(chunk, to: &reader, into: &items)
+        var lines: [Int] = []
+        consume(chunk, into: &items, lines: &lines)
+    }
+
+    /// The next bytes of the document; `lines` gets the line (from 1) each
+    /// new item comes from: where its point's start tag is.
+    public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>, into items: inout [FeedItem], lines: inout [Int]) {
+        stream.feed(chunk, to: &reader, into: &items, lines: &lines)
     }
 
     /// End of the document: reports one ending inside an element.
     public mutating func finish(into items: inout [FeedItem]) {
+        var lines: [Int] = []
+        finish(into: &items, lines: &lines)
+    }
+
+    /// End of the document, with the line of what it reports.
+    public mutating func finish(into items: inout [FeedItem], lines: inout [Int]) {
+        defer { while lines.count < items.count { lines.append(reader.point?.line ?? stream.line) } }
         if stream.state == .failed { return }
         if let point = reader.point {
             items.append(.ignored(.unreadable, message: "the GPX document is truncated: it ends inside a <\(point.element.rawValue)>, whose point is lost"))
@@ -50,6 +68,8 @@ struct GPXReader {
 
     struct Point {
         var element: Element
+        /// The line of its start tag.
+        var line: Int
         /// How many elements enclose it.
         var depth: Int
         var latitude: Double?
@@ -62,6 +82,10 @@ struct GPXReader {
     private enum Capture { case none, time, hdop }
 
     let now: Instant
+    /// The line of the tag being read (set by ``XMLStream``), and the line
+    /// of the items the last tag gave.
+    var line = 1
+    private(set) var itemLine = 1
     /// Elements open now.
     private(set) var depth = 0
     private(set) var sawRoot = false
@@ -99,6 +123,7 @@ struct GPXReader {
         let name = Self.name(p, from: 0)
         let selfClosing = p[p.count - 1] == UInt8(ascii: "/")
         let level = depth
+        itemLine = line
         if !selfClosing { depth += 1 }
         if !sawRoot {
             sawRoot = true
@@ -107,7 +132,7 @@ struct GPXReader {
             }
         }
         if point == nil, let element = Self.pointElement(p, name) {
-            point = Self.point(element, depth: level, p, attributesFrom: name.end)
+            point = Self.point(element, line: line, depth: level, p, attributesFrom: name.end)
             if selfClosing { finishPoint(into: &items) }
             return
         }
@@ -125,6 +150,7 @@ struct GPXReader {
     }
 
     private mutating func endTag(into items: inout [FeedItem]) {
+        itemLine = point?.line ?? line
         depth = max(0, depth - 1)
         if capture != .none && depth == captureDepth {
             endCapture()
@@ -204,8 +230,8 @@ struct GPXReader {
     }
 
     /// A point with its `lat` and `lon` attributes read.
-    private static func point(_ element: Element, depth: Int, _ p: UnsafeBufferPointer<UInt8>, attributesFrom: Int) -> Point {
-        var point = Point(element: element, depth: depth)
+    private static func point(_ element: Element, line: Int, depth: Int, _ p: UnsafeBufferPointer<UInt8>, attributesFrom: Int) -> Point {
+        var point = Point(element: element, line: line, depth: depth)
         var i = attributesFrom
         let end = p.count
         while true {

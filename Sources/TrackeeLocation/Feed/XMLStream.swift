@@ -34,14 +34,30 @@ struct XMLStream {
     private var last: UInt8 = 0
     private var beforeLast: UInt8 = 0
     private var declarationDepth = 0
+    /// Line feeds before `counted` in the current chunk, and whether the
+    /// last byte read was one: where the document's lines are.
+    private(set) var newlines = 0
+    private(set) var endsWithNewline = true
+    private var counted = 0
+
+    /// The line (from 1) of the byte reached so far.
+    var line: Int { newlines + 1 }
 
     /// Beyond this a "tag" is binary data or a broken document.
     static let longestTag = 1 << 16
 
-    mutating func feed(_ p: UnsafeBufferPointer<UInt8>, to reader: inout GPXReader, into items: inout [FeedItem]) {
+    /// Reads a chunk; `lines` gets the line of each item put in `items`.
+    mutating func feed(_ p: UnsafeBufferPointer<UInt8>, to reader: inout GPXReader, into items: inout [FeedItem],
+                       lines: inout [Int])
+    {
         let n = p.count
         var i = 0
         var tagStart = 0
+        counted = 0
+        defer {
+            countLines(p, upTo: n)
+            if n > 0 { endsWithNewline = p[n - 1] == 0x0A }
+        }
         while i < n {
             switch state {
             case .text:
@@ -84,18 +100,23 @@ struct XMLStream {
                     i += 1
                 }
                 if i < n {
+                    countLines(p, upTo: tagStart)
+                    reader.line = line
                     if carried.isEmpty {
                         reader.tag(UnsafeBufferPointer(rebasing: p[tagStart..<i]), into: &items)
                     } else {
                         carried.append(contentsOf: UnsafeBufferPointer(rebasing: p[tagStart..<i]))
                         carried.withUnsafeBufferPointer { reader.tag($0, into: &items) }
                     }
+                    while lines.count < items.count { lines.append(reader.itemLine) }
                     state = .text
                     i += 1
                 } else {
                     carried.append(contentsOf: UnsafeBufferPointer(rebasing: p[tagStart..<n]))
                     if carried.count > Self.longestTag {
+                        countLines(p, upTo: tagStart)
                         items.append(.ignored(.unreadable, message: "the GPX document has a tag longer than 64 KiB; it is binary data or broken, and the rest is not read"))
+                        lines.append(line)
                         state = .failed
                         carried = []
                     }
@@ -166,6 +187,16 @@ struct XMLStream {
                 return
             }
         }
+    }
+
+    private mutating func countLines(_ p: UnsafeBufferPointer<UInt8>, upTo end: Int) {
+        guard end > counted else { return }
+        var k = counted
+        while k < end {
+            if p[k] == 0x0A { newlines += 1 }
+            k += 1
+        }
+        counted = end
     }
 
     private static let commentOpening: [UInt8] = Array("!--".utf8)
