@@ -57,12 +57,15 @@ public struct Runner: Sendable {
     /// every firing.
     /// `inside`, when given, are the places fixes put inside as the caller
     /// holds them (a feed's, newer than the store's); otherwise the store's.
-    public func handle(_ event: TriggerEvent, automation: Automation, now: Instant, inside: Set<String>? = nil) throws
+    public func handle(_ event: TriggerEvent, automation: Automation, now: Instant,
+                       inside: @autoclosure () -> Set<String>? = nil) throws
         -> [Report]
     {
+        // Most fixes' transitions are at places no rule watches: no state to read.
+        guard automation.engine.considers(event, zone: zone) else { return [] }
         let snapshot = Snapshot(
             zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
-            lastFired: try store.lastFirings(), inside: try inside ?? store.placesInside())
+            lastFired: try store.lastFirings(), inside: try inside() ?? store.placesInside())
         return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now, timed: event.isTimed) }
     }
 

@@ -52,25 +52,7 @@ public struct RuleEngine: Sendable {
     /// `snapshot.zone` and it is not cooling down (`event.time` earlier
     /// than its last firing plus its cooldown).
     public func evaluate(_ event: TriggerEvent, snapshot: Snapshot) -> [Firing] {
-        let candidates: [Int]
-        switch event.kind {
-        case .schedule(let id, let expression):
-            guard let index = byID[id], rules[index].rule.triggers.contains(.schedule(expression: expression))
-            else { return [] }
-            candidates = [index]
-        case .focus(let mode, let state, _):
-            candidates = byFocus[FocusKey(mode: foldFocus(mode), state: state)] ?? []
-        case .calendar(let id, let edge, let occurrence):
-            guard let index = byID[id], rules[index].rule.triggers.contains(where: {
-                guard case .calendar(let trigger) = $0 else { return false }
-                return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: snapshot.zone) == event.time
-            }) else { return [] }
-            candidates = [index]
-        case .place(let placeEvent):
-            candidates = (byPlace[placeEvent.place] ?? []).filter { index in
-                rules[index].rule.triggers.contains { if case .place(let t) = $0 { t.accepts(placeEvent) } else { false } }
-            }
-        }
+        let candidates = candidates(for: event, zone: snapshot.zone)
         guard !candidates.isEmpty else { return [] }
         let moment = Moment(event.time, snapshot)
         return candidates.compactMap { index in
@@ -78,6 +60,34 @@ public struct RuleEngine: Sendable {
             guard rule.checks.allSatisfy({ $0.holds(at: moment) }), !rule.isCoolingDown(at: event.time, snapshot)
             else { return nil }
             return rule.fire(on: event, zone: snapshot.zone)
+        }
+    }
+
+    /// Whether any rule waits for `event`, before its conditions: when none
+    /// does, ``evaluate(_:snapshot:)`` returns nothing whatever the state,
+    /// and a caller need not read the state at all.
+    public func considers(_ event: TriggerEvent, zone: Zone) -> Bool {
+        !candidates(for: event, zone: zone).isEmpty
+    }
+
+    private func candidates(for event: TriggerEvent, zone: Zone) -> [Int] {
+        switch event.kind {
+        case .schedule(let id, let expression):
+            guard let index = byID[id], rules[index].rule.triggers.contains(.schedule(expression: expression))
+            else { return [] }
+            return [index]
+        case .focus(let mode, let state, _):
+            return byFocus[FocusKey(mode: foldFocus(mode), state: state)] ?? []
+        case .calendar(let id, let edge, let occurrence):
+            guard let index = byID[id], rules[index].rule.triggers.contains(where: {
+                guard case .calendar(let trigger) = $0 else { return false }
+                return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: zone) == event.time
+            }) else { return [] }
+            return [index]
+        case .place(let placeEvent):
+            return (byPlace[placeEvent.place] ?? []).filter { index in
+                rules[index].rule.triggers.contains { if case .place(let t) = $0 { t.accepts(placeEvent) } else { false } }
+            }
         }
     }
 }
