@@ -176,7 +176,13 @@ final class RuleFileReader {
     }
 
     func number(_ value: YAMLValue) -> Double? {
-        guard let number = value.node.float, number.isFinite else {
+        // Plain decimal text through Double's own parser; YAML's other
+        // forms (1_000, sexagesimal 1:30) through Yams.
+        var parsed: Double?
+        if case .scalar(let scalar) = value.node, scalar.style == .plain || scalar.style == .any {
+            parsed = Double(scalar.string) ?? value.node.float
+        }
+        guard let number = parsed, number.isFinite else {
             fail("expected a number, found \(value.found)", at: value)
             return nil
         }

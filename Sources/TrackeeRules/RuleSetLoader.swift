@@ -18,6 +18,14 @@ struct RuleSetLoader {
         self.validateSchedule = validateSchedule
     }
 
+    /// Plain scalars are told apart only as far as the reader asks: null
+    /// (an empty value) and booleans (`enabled:`). Numbers are read from
+    /// their text, and every other tag of YAML's default resolver (int,
+    /// float, timestamp, merge, value) costs a regular expression per
+    /// scalar, each time a key is hashed or a tag asked for: most of the
+    /// time it took to load a file with a thousand places.
+    static let resolver = Resolver.basic.appending(.bool).appending(.null)
+
     mutating func load(_ file: RuleFile) {
         let reader = RuleFileReader(file: file.path, validateSchedule: validateSchedule)
         defer {
@@ -27,7 +35,7 @@ struct RuleSetLoader {
         }
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: file.text) else { return }
+            guard let node = try Yams.compose(yaml: file.text, Self.resolver) else { return }
             root = node
         } catch {
             errors.append(syntaxError(error, in: file))
