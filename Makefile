@@ -53,6 +53,8 @@ bench: build
 	@bench/calendar/run.sh $(BIN)
 	@echo "== calendars: trackee run holding that calendar"
 	@python3 bench/calendar/daemon.py $(BIN) bench/out/calendar/calendar.ics bench/out/calendar
+	@echo "== location: feed throughput per format beside wc -l, feed memory, a live 1 Hz feed into trackee run"
+	@bench/location/run.sh $(BIN)
 
 # Recurrence expansion checked against the recurring-ical-events package on
 # the calendars its test suite ships (README: "Calendar conformance").
