@@ -8,12 +8,13 @@ extension Trackee {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Run the rules: fire schedules, read event lines on stdin, reload on change.",
+            abstract: "Run the rules: fire schedules and calendar edges, read events and fixes on stdin, reload on change.",
             discussion: """
                 Meant as a systemd user service (Type=notify; see recipes/systemd/trackee.service). \
-                It sleeps until the next schedule elapse, at most a minute; reads JSON event \
-                lines from stdin when stdin is not a terminal; reloads the rules on SIGHUP and \
-                when a rule file changes; and stops gracefully on SIGTERM or SIGINT.
+                It sleeps until the next schedule or calendar edge, at most a minute; reads JSON \
+                event lines and position fixes (as trackee feed reads them, mixed in one stream) \
+                from stdin when stdin is not a terminal; reloads the rules on SIGHUP and when a rule \
+                file or calendar changes; and stops gracefully on SIGTERM or SIGINT.
                 """)
 
         @OptionGroup var common: CommonOptions
