@@ -130,15 +130,18 @@ public actor DaemonCore {
             return
         }
         placesDirty = true
-        if !outcome.changed.isEmpty {
-            do { try runner.store.savePlaceTrackers(outcome.changed) } catch { logger.error("place states not stored: \(error)") }
-        }
         for event in outcome.events {
             do {
                 _ = try runner.handle(event, automation: automation, now: max(clock(), event.time), inside: source.inside)
             } catch {
                 logger.error("\(event.kindName) \(event.time): \(error)")
             }
+        }
+        // Stored after the firings: killed in between, the daemon takes the
+        // fix again and the ledger turns the repeated firing away; the
+        // other way round, the transition would be stored and never fired.
+        if !outcome.changed.isEmpty {
+            do { try runner.store.savePlaceTrackers(outcome.changed) } catch { logger.error("place states not stored: \(error)") }
         }
     }
 

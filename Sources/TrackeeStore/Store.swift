@@ -92,6 +92,18 @@ public final class Store: Sendable {
         }
     }
 
+    /// Copies the whole store, as one consistent snapshot, to a new file at
+    /// `path` (SQLite's online backup): a throwaway store that starts where
+    /// this one is, for dry runs.
+    public func copy(to path: String) throws(StoreError) {
+        do {
+            let target = try DatabaseQueue(path: path)
+            try queue.backup(to: target)
+        } catch {
+            throw Store.translate(error, path: path)
+        }
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try translatingErrors {

@@ -98,23 +98,23 @@ struct FeedRun {
         self.session = session
         self.automation = automation
         self.dryRun = dryRun
-        var stored: [PlaceTracker] = []
         if dryRun {
-            // The real store's place states, if it exists, so transitions
-            // are judged as the real run would judge them; nothing is
-            // written there.
+            // A copy of the real store, if there is one, so transitions and
+            // rules are judged as the real run would judge them (place
+            // states, the timer, the firing ledger, focus); nothing is
+            // written to the real one.
             let location = StoreLocation.resolve(explicit: session.common.store, environment: session.environment)
-            if FileManager.default.fileExists(atPath: location.path) {
-                stored = (try? Store(location: location).placeTrackers()) ?? []
-            }
             let scratch = try Scratch()
             self.scratch = scratch
-            store = try Store(path: scratch.path + "/feed.sqlite3")
-            try store.savePlaceTrackers(stored)
+            let path = scratch.path + "/feed.sqlite3"
+            if FileManager.default.fileExists(atPath: location.path) {
+                try Store(location: location).copy(to: path)
+            }
+            store = try Store(path: path)
         } else {
             store = try session.openStore()
-            stored = try store.placeTrackers()
         }
+        let stored = try store.placeTrackers()
         runner = session.runner(store, performSideEffects: !dryRun)
         source = PlaceSource(automation, stored: stored, defaultAccuracy: session.settings.defaultAccuracy)
     }
@@ -148,7 +148,7 @@ struct FeedRun {
             number += 1
             decoder.line(line, number: number, into: &items)
             if !items.isEmpty {
-                do { try take(items, line: number, name: name) } catch {
+                do { try take(items, decoder.earlier, line: number, name: name) } catch {
                     failure = error
                     return false
                 }
@@ -159,7 +159,15 @@ struct FeedRun {
         if let failure { throw failure }
         counts.lines += number
         decoder.finish(into: &items)
-        try take(items, line: number, name: name)
+        try take(items, decoder.earlier, line: number, name: name)
+    }
+
+    /// Items of one line, the first `earlier.count` of them from an earlier
+    /// line (an NMEA epoch the line completed).
+    private mutating func take(_ items: [FeedItem], _ earlier: (count: Int, line: Int), line: Int, name: String) throws {
+        if earlier.count == 0 { return try take(items, line: line, name: name) }
+        try take(items[..<earlier.count], line: earlier.line, name: name)
+        try take(items[earlier.count...], line: line, name: name)
     }
 
     private mutating func take(_ items: some Collection<FeedItem>, line: Int, name: String) throws {
@@ -173,8 +181,11 @@ struct FeedRun {
                     continue
                 }
                 counts.used += 1
-                if !outcome.changed.isEmpty && !dryRun { try store.savePlaceTrackers(outcome.changed) }
+                // Fired before the new states are stored: a crash between
+                // the two takes the fix again next time, and the ledger
+                // turns its firing away; the other way round it would be lost.
                 try fire(outcome.events)
+                if !outcome.changed.isEmpty && !dryRun { try store.savePlaceTrackers(outcome.changed) }
             case .transition(let transition):
                 counts.fixes += 1
                 let outcome = source.take(transition)

@@ -51,8 +51,9 @@ extension Trackee {
                 let store = try Store(path: scratch.path + "/simulation.sqlite3")
                 let runner = session.runner(store, performSideEffects: false)
                 let count = automation.ruleSet.rules.filter(\.enabled).count
+                let events = timeline.count { if case .places = $0 { false } else { true } }
                 session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
-                                 + "\(count) rule\(count == 1 ? "" : "s"), \(timeline.count) event\(timeline.count == 1 ? "" : "s")")
+                                 + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
                 for step in timeline {
                     let reports: [Runner.Report]
                     switch step {
@@ -63,6 +64,9 @@ extension Trackee {
                             mode, state, automation: automation, at: at, source: "simulate")
                         else { continue }
                         reports = fired
+                    case .places(let trackers, _):
+                        try store.savePlaceTrackers(trackers)
+                        continue
                     }
                     for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
                 }
@@ -74,11 +78,14 @@ extension Trackee {
         enum Step {
             case trigger(TriggerEvent)
             case focus(mode: String, state: FocusState, at: Instant)
+            /// Place states a fix of `--feed` changed, for `place:` conditions.
+            case places([PlaceTracker], at: Instant)
 
             var time: Instant {
                 switch self {
                 case .trigger(let event): event.time
                 case .focus(_, _, let at): at
+                case .places(_, let at): at
                 }
             }
         }
@@ -101,7 +108,12 @@ extension Trackee {
                     case .transition(let transition): outcome = source.take(transition)
                     default: continue
                     }
-                    steps += outcome.events.filter { $0.time >= from && $0.time <= to }.map(Step.trigger)
+                    if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time)) }
+                    // A transition is an event when a rule waits for it; the
+                    // place's other dwells only keep its state.
+                    steps += outcome.events.filter {
+                        $0.time >= from && $0.time <= to && automation.engine.considers($0, zone: session.zone)
+                    }.map(Step.trigger)
                 }
             }
             var reader = ChunkReader(fd: fd)

@@ -43,6 +43,7 @@ public struct FeedDecoder: Sendable {
     /// header. `number` is the line's number in its input; the decoder does
     /// not put it in messages, which the caller prefixes with it.
     public mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, into items: inout [FeedItem]) {
+        nmea.forget()
         var start = 0
         var end = bytes.count
         // A UTF-8 byte order mark, as spreadsheet programs write it.
@@ -59,7 +60,7 @@ public struct FeedDecoder: Sendable {
                 items.append(.ignored(.unreadable, message: "the line is not an NMEA sentence: it does not start with $"))
                 return
             }
-            nmea.sentence(bytes, start, end, now: now, into: &items)
+            nmea.sentence(bytes, start, end, number: number, now: now, into: &items)
         case .gpsd:
             guard byte == UInt8(ascii: "{") else {
                 items.append(.ignored(.unreadable, message: "the line is not a gpsd JSON report: it does not start with {"))
@@ -83,7 +84,7 @@ public struct FeedDecoder: Sendable {
         case .auto:
             switch byte {
             case UInt8(ascii: "$"):
-                nmea.sentence(bytes, start, end, now: now, into: &items)
+                nmea.sentence(bytes, start, end, number: number, now: now, into: &items)
             case UInt8(ascii: "{"):
                 JSONFeeds.line(bytes, start, end, format: format, now: now, into: &items)
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"):
@@ -108,6 +109,12 @@ public struct FeedDecoder: Sendable {
     public mutating func finish(into items: inout [FeedItem]) {
         nmea.finish(now: now, into: &items)
     }
+
+    /// How many of the items the last ``line(_:number:into:)`` or
+    /// ``finish(into:)`` appended first belong to an earlier line, and
+    /// which: an NMEA epoch is complete only when the next one begins, so
+    /// its fix, or why it gave none, comes with a later line.
+    public var earlier: (count: Int, line: Int) { nmea.completed }
 
     private static let gpxByLine = FeedItem.ignored(
         .unreadable, message: "GPX is read per file, not line by line; give the file itself")

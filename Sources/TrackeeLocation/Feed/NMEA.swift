@@ -40,14 +40,25 @@ struct NMEAEpochs {
         var gstAccuracy: Double?
         var problem: Problem?
         var sawGGA = false
+        /// The lines that gave its problem and its position: where what
+        /// the epoch gives is reported.
+        var problemLine = 0
+        var positionLine = 0
+        var line: Int { hasPosition ? positionLine : problemLine }
     }
 
     private var pending: Epoch?
+    /// How many of the items the last call appended come from an epoch
+    /// it completed, and that epoch's line (a fix appears one epoch late).
+    private(set) var completed: (count: Int, line: Int) = (0, 0)
     /// The last epoch that had a date, for the epochs that have none.
     private var reference: (day: Int64, timeOfDay: Int)?
 
     /// Reads one sentence, `$` at `start`, without its line end.
-    mutating func sentence(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, now: Instant, into items: inout [FeedItem]) {
+    mutating func sentence(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, number: Int, now: Instant,
+                           into items: inout [FeedItem])
+    {
+        completed = (0, 0)
         // Proprietary sentences ($P…) are not read.
         if end - start >= 2 && p[start + 1] == UInt8(ascii: "P") { return }
         // "$GPRMC," at least: a talker and a type of letters or digits, then a comma.
@@ -77,22 +88,35 @@ struct NMEAEpochs {
             return
         }
         if let epoch = pending, epoch.timeOfDay != timeOfDay {
+            let before = items.count
             flush(epoch, now: now, into: &items)
+            completed = (items.count - before, epoch.line)
             pending = nil
         }
         var epoch = pending ?? Epoch(timeOfDay: timeOfDay)
+        let hadProblem = epoch.problem != nil
+        let hadPosition = epoch.hasPosition
+        let hadGGAPosition = epoch.positionFromGGA
         switch kind {
         case .rmc: rmc(&fields, &epoch, p, into: &items)
         case .gga: gga(&fields, &epoch, p)
         case .gst: gst(&fields, &epoch, p)
         }
+        if !hadProblem && epoch.problem != nil { epoch.problemLine = number }
+        if epoch.hasPosition && (!hadPosition || (!hadGGAPosition && epoch.positionFromGGA)) { epoch.positionLine = number }
         pending = epoch
     }
 
+    /// Clears ``completed`` for a line that is no sentence.
+    @inline(__always)
+    mutating func forget() { if completed.count != 0 { completed = (0, 0) } }
+
     /// Flushes the last epoch.
     mutating func finish(now: Instant, into items: inout [FeedItem]) {
+        completed = (0, 0)
         if let epoch = pending {
             flush(epoch, now: now, into: &items)
+            completed = (items.count, epoch.line)
             pending = nil
         }
     }
