@@ -16,6 +16,8 @@ public enum Geodesy {
     public static let earthRadius = 6_371_008.8
 
     static let radians = Double.pi / 180
+    /// Meters along a meridian per degree of latitude, on the sphere.
+    static let metersPerDegree = earthRadius * radians
 
     /// Meters between two points.
     public static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {

@@ -36,11 +36,36 @@ public struct Geofence: Sendable {
                 return .seen(.outside)
             }
             guard let circle else { return .polygon }
+            // Most fixes are plainly inside or plainly outside: a flat
+            // distance, with a margin wider than its error, decides them
+            // without trigonometry; the rest get the haversine distance.
+            let dLon = longitude - circle.longitude
+            if abs(dLon) < 1 && abs(circle.latitude) < 80 {
+                let dy = (latitude - circle.latitude) * Geodesy.metersPerDegree
+                let dx = dLon * Geodesy.metersPerDegree * circle.cosine
+                let flat = (dx * dx + dy * dy).squareRoot()
+                if flat < 10_000 {
+                    let slack = flat * Self.flatError + 1
+                    if flat + slack + accuracy <= circle.radius { return .seen(.inside) }
+                    if flat - slack - accuracy >= circle.radius + hysteresis { return .seen(.outside) }
+                }
+            }
             let d = Geodesy.distance(circle.latitude, circle.longitude, circle.cosine, latitude, longitude)
-            if d + accuracy <= circle.radius { return .seen(.inside) }
-            if d - accuracy >= circle.radius + hysteresis { return .seen(.outside) }
+            return Self.verdict(d, accuracy: accuracy, radius: circle.radius, hysteresis: hysteresis)
+        }
+
+        /// Inside, outside or neither, at `d` meters from the center.
+        @inline(__always)
+        static func verdict(_ d: Double, accuracy: Double, radius: Double, hysteresis: Double) -> Verdict {
+            if d + accuracy <= radius { return .seen(.inside) }
+            if d - accuracy >= radius + hysteresis { return .seen(.outside) }
             return .seen(nil)
         }
+
+        /// How far the flat distance may be off, relative to itself, below
+        /// 80° of latitude and 10 km from the center: about half of
+        /// Δlatitude × tan(latitude), under 0.5 %; twice that is allowed.
+        static let flatError = 0.01
     }
 
     public init(_ place: Place) {

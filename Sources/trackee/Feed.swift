@@ -260,7 +260,7 @@ struct FeedRun {
 /// without copying them (a line cut by a chunk's end is carried over).
 struct ChunkReader {
     let fd: Int32
-    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
     private var atEnd = false
