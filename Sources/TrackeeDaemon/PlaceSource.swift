@@ -46,13 +46,23 @@ public struct PlaceSource: Sendable {
 
     /// `stored` are the trackers the store kept.
     public init(_ automation: Automation, stored: [PlaceTracker], defaultAccuracy: Double) {
-        var dwells: [String: Set<Int64>] = [:]
+        var arrives: [String: Set<Int64>] = [:]
+        var leaves: [String: Set<Int64>] = [:]
         var ownTracks: Set<String> = []
         for rule in automation.ruleSet.rules where rule.enabled {
             for case .place(let trigger) in rule.triggers {
-                if trigger.source == .owntracks { ownTracks.insert(trigger.place) } else { dwells[trigger.place, default: []].insert(trigger.dwell) }
+                if trigger.source == .owntracks {
+                    ownTracks.insert(trigger.place)
+                } else if trigger.transition == .arrive {
+                    arrives[trigger.place, default: []].insert(trigger.dwell)
+                } else {
+                    leaves[trigger.place, default: []].insert(trigger.dwell)
+                }
             }
         }
+        let dwells = Dictionary(uniqueKeysWithValues: Set(arrives.keys).union(leaves.keys).map {
+            ($0, PlaceDwells.pairs(arrives: arrives[$0] ?? [], leaves: leaves[$0] ?? []))
+        })
         geofences = Geofences(places: automation.ruleSet.places, dwells: dwells, stored: stored)
         self.defaultAccuracy = defaultAccuracy
         ownTracksPlaces = ownTracks

@@ -66,8 +66,13 @@ struct EventLineService: Service {
                 number += 1
                 let bytes = Array(line.utf8)
                 items.removeAll(keepingCapacity: true)
+                // "More than a day ahead" is judged against today, not the start.
+                decoder.now = SystemClock.now()
                 bytes.withUnsafeBufferPointer { decoder.line($0, number: number, into: &items) }
-                for item in items {
+                let earlier = decoder.earlier
+                for (index, item) in items.enumerated() {
+                    // An NMEA epoch's fix or problem comes with the next epoch's first line.
+                    let number = index < earlier.count ? earlier.line : number
                     switch item {
                     case .notLocation:
                         do {
@@ -79,6 +84,9 @@ struct EventLineService: Service {
                         }
                     case .ignored(.unreadable, _) where !line.hasPrefix("{") && !line.hasPrefix("$"):
                         logger.warning("stdin line \(number): neither an event (a JSON object with \"type\") nor a position fix; line skipped")
+                    case .ignored(.notAFix, let message):
+                        // A receiver without a fix (indoors) says so every second.
+                        logger.debug("stdin line \(number): \(message); line skipped")
                     case .ignored(_, let message):
                         logger.warning("stdin line \(number): \(message); line skipped")
                     case .fix, .transition:

@@ -10,8 +10,8 @@ public struct Geofences: Sendable {
     public let fences: [Geofence]
     /// Each place's reach, in place order: what a fix checks first.
     private let reaches: [Geofence.Reach]
-    /// Every tracker's progress, place by place: one per dwell the rules
-    /// use, dwell 0 always first (the `place:` condition and `trackee
+    /// Every tracker's progress, place by place: one per pair of dwells
+    /// the rules use, (0, 0) always first (the `place:` condition and `trackee
     /// places` use it). `spans[i]` are place `i`'s.
     private var progress: [PlaceTracker.Progress]
     private let spans: [Range<Int>]
@@ -32,21 +32,28 @@ public struct Geofences: Sendable {
     /// About 550 m north–south: a fix meets the few places near it.
     static let cellDegrees = 0.005
 
-    /// `dwells` gives, by place name, the dwells its triggers ask for;
+    /// `dwells` gives, by place name, the trackers its triggers need
+    /// (``PlaceDwells/pairs(arrives:leaves:)``; (0, 0) is always kept);
     /// `stored` the trackers a store kept.
-    public init(places: [Place], dwells: [String: Set<Int64>] = [:], stored: [PlaceTracker] = []) {
+    public init(places: [Place], dwells: [String: [PlaceDwells]] = [:], stored: [PlaceTracker] = []) {
         fences = places.map(Geofence.init)
         reaches = fences.map(\.reach)
         var kept: [String: PlaceTracker.Progress] = [:]
-        for tracker in stored { kept["\(tracker.place)\u{0}\(tracker.dwell)"] = tracker.progress }
+        for tracker in stored { kept["\(tracker.place)\u{0}\(tracker.arriveDwell)\u{0}\(tracker.leaveDwell)"] = tracker.progress }
         var progress: [PlaceTracker.Progress] = []
         var spans: [Range<Int>] = []
         var byCell: [Int64: [Int]] = [:]
         for (index, fence) in fences.enumerated() {
             let name = fence.place.name
             let start = progress.count
-            for dwell in (dwells[name] ?? []).union([0]).sorted() {
-                progress.append(kept["\(name)\u{0}\(dwell)"] ?? PlaceTracker.Progress(dwell: dwell))
+            // A tracker the store does not have yet (a rule's new dwell, a
+            // store from before dwells were paired) starts from the place's
+            // plain state, so it does not arrive again where it already is.
+            let plain = kept["\(name)\u{0}0\u{0}0"]
+            for pair in Set(dwells[name] ?? []).union([PlaceDwells(arrive: 0, leave: 0)]).sorted() {
+                progress.append(kept["\(name)\u{0}\(pair.arrive)\u{0}\(pair.leave)"]
+                                ?? PlaceTracker.Progress(arriveDwell: pair.arrive, leaveDwell: pair.leave, state: plain?.state ?? .unknown,
+                                                         since: plain?.since, lastFix: plain?.lastFix))
             }
             spans.append(start..<progress.count)
             for cell in Self.cells(fence.reach.bounds) { byCell[cell, default: []].append(index) }
@@ -109,7 +116,8 @@ public struct Geofences: Sendable {
             let before = progress[t]
             if let done = progress[t].take(fix, seen: seen) {
                 events.append(PlaceEvent(place: fences[index].place.name, transition: done.transition,
-                                         dwell: before.dwell, fix: done.fix))
+                                         dwell: done.transition == .arrive ? before.arriveDwell : before.leaveDwell,
+                                         fix: done.fix))
             }
             let after = progress[t]
             if after.state != before.state || after.candidate?.state != before.candidate?.state {

@@ -13,7 +13,8 @@ extension PlaceTracker.Progress {
             return nil
         }
         if candidate?.state != seen { candidate = PlaceTracker.Candidate(state: seen, fix: fix) }
-        guard let began = candidate, fix.time - began.fix.time >= dwell else { return nil }
+        guard let began = candidate, fix.time - began.fix.time >= (began.state == .inside ? arriveDwell : leaveDwell)
+        else { return nil }
         let previous = state
         state = began.state
         since = began.fix.time
@@ -32,6 +33,9 @@ extension PlaceTracker {
     /// Returns the transition it completes, if any. Fixes older than the
     /// last one taken change nothing.
     public mutating func take(_ fix: Fix, seen: PlaceState?) -> PlaceEvent? {
-        progress.take(fix, seen: seen).map { PlaceEvent(place: place, transition: $0.transition, dwell: dwell, fix: $0.fix) }
+        progress.take(fix, seen: seen).map {
+            PlaceEvent(place: place, transition: $0.transition, dwell: $0.transition == .arrive ? arriveDwell : leaveDwell,
+                       fix: $0.fix)
+        }
     }
 }

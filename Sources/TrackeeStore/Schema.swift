@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 3
+    static let version = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -126,6 +126,35 @@ enum Schema {
                     PRIMARY KEY (place, dwell)
                 );
                 PRAGMA user_version = 3;
+                """)
+        }
+        migrator.registerMigration("v4-place-dwells") { db in
+            try db.execute(sql: """
+                -- A tracker per pair of dwells, one to become inside and one
+                -- to become outside, so that a place's arrive and leave
+                -- rules with different `for:` share one view of it. The
+                -- trackers kept so far had one dwell both ways.
+                CREATE TABLE place_tracker_v4 (
+                    place TEXT NOT NULL,
+                    arrive_dwell INTEGER NOT NULL CHECK (arrive_dwell >= 0),
+                    leave_dwell INTEGER NOT NULL CHECK (leave_dwell >= 0),
+                    state TEXT NOT NULL CHECK (state IN ('inside', 'outside', 'unknown')),
+                    since INTEGER,
+                    candidate TEXT CHECK (candidate IN ('inside', 'outside')),
+                    candidate_time INTEGER,
+                    candidate_latitude REAL,
+                    candidate_longitude REAL,
+                    candidate_accuracy REAL,
+                    last_fix INTEGER,
+                    PRIMARY KEY (place, arrive_dwell, leave_dwell)
+                );
+                INSERT INTO place_tracker_v4
+                    SELECT place, dwell, dwell, state, since, candidate, candidate_time, candidate_latitude,
+                           candidate_longitude, candidate_accuracy, last_fix
+                    FROM place_tracker;
+                DROP TABLE place_tracker;
+                ALTER TABLE place_tracker_v4 RENAME TO place_tracker;
+                PRAGMA user_version = 4;
                 """)
         }
         return migrator

@@ -146,6 +146,9 @@ struct FeedRun {
         var failure: (any Error)?
         reader.forEachLine { line in
             number += 1
+            // A feed from a pipe can run for days: "more than a day ahead"
+            // is judged against the time now, looked up now and then.
+            if number & 1023 == 0 { decoder.now = session.currentTime() }
             decoder.line(line, number: number, into: &items)
             if !items.isEmpty {
                 do { try take(items, decoder.earlier, line: number, name: name) } catch {

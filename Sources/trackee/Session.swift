@@ -13,6 +13,13 @@ struct Session {
     let settings: Settings
     let out: Output
 
+    /// The time now: `now` when TRACKEE_NOW pins it, else the clock (for
+    /// commands that run long, such as a feed from a pipe).
+    func currentTime() -> Instant {
+        if let fake = environment["TRACKEE_NOW"], !fake.isEmpty { return now }
+        return SystemClock.now()
+    }
+
     init(_ common: CommonOptions) throws {
         self.common = common
         environment = Session.processEnvironment()

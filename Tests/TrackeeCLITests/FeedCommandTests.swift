@@ -162,6 +162,29 @@ import Testing
         return r
     }
 
+    /// Arrive for 2m and leave for 5m share one view of the place: a
+    /// three-minute visit starts the timer, and five minutes out stops it
+    /// at the first fix outside.
+    @Test func aShortVisitWithALongerLeaveDwellIsStoppedToo() throws {
+        let rules = Self.rules(dwell: "2m").replacingOccurrences(of: "{leave: home, for: 2m}", with: "{leave: home, for: 5m}")
+        let t = try Self.sandbox(rules: rules)
+        let walk = Self.walk + ["08:14", "08:15", "08:16"].map { Point(time: $0, inside: false) }
+        try t.write(Recording.csv.text(walk), to: "walk.csv")
+        let r = try t.run("feed", "--rules", "rules.yaml", "walk.csv")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [
+            "2026-11-23T09:03:00+01:00  arrive home, accuracy 10 m",
+            #"fired arrive at 2026-11-23T09:03:00+01:00: started Home (created project "Home")"#,
+            "2026-11-23T09:10:00+01:00  leave home, accuracy 10 m",
+            "fired leave at 2026-11-23T09:10:00+01:00: stopped Home",
+            "read 15 lines, 14 fixes used, 0 ignored, 2 transitions, 2 rules fired",
+        ])
+        #expect(try entries(t) == parsedJSON(Self.walkEntry))
+        // One tracker for the pair, besides the place's plain state.
+        #expect(try rows(t.storePath, "SELECT place, arrive_dwell, leave_dwell, state FROM place_tracker ORDER BY 2")
+                == [[#""home""#, "0", "0", #""outside""#], [#""home""#, "120", "300", #""outside""#]])
+    }
+
     // MARK: Formats
 
     @Test(arguments: Recording.allCases)
@@ -367,7 +390,7 @@ import Testing
             SELECT e.id, p.name, e.start, e."end", e.source FROM entry e LEFT JOIN project p ON p.id = e.project_id ORDER BY e.id
             """#)
             + rows(path, "SELECT key, occurred FROM rule_firing ORDER BY key")
-            + rows(path, "SELECT place, dwell, state, since, candidate, candidate_time FROM place_tracker ORDER BY place, dwell")
+            + rows(path, "SELECT place, arrive_dwell, leave_dwell, state, since, candidate, candidate_time FROM place_tracker ORDER BY place, arrive_dwell, leave_dwell")
     }
 
     /// A feed killed three times part way, and then given the whole file,

@@ -129,6 +129,13 @@ import Testing
             "  at Mon..Fri 13:15: disabled",
             "2 rules, no errors",
         ],
+        "office-arrive-leave.yaml": [
+            #"rule "office-arrive" (Arrived at the office)"#,
+            "  arrive office for 2m",
+            #"rule "office-leave" (Left the office)"#,
+            "  leave office for 5m",
+            "2 rules, no errors",
+        ],
         "office-hours.yaml": [
             #"rule "office-hours-start" (Office hours start)"#,
             "  at Mon..Fri 09:00: 2026-11-23T09:00:00+01:00, 2026-11-24T09:00:00+01:00, 2026-11-25T09:00:00+01:00",
@@ -182,7 +189,7 @@ import Testing
         #expect(check.status == 0, "\(check)")
         #expect(check.stderr == "")
         let eachFile = Self.checked.keys.sorted().flatMap { Self.checked[$0]!.dropLast() }
-        #expect(check.lines == eachFile + ["14 rules, no errors"])
+        #expect(check.lines == eachFile + ["16 rules, no errors"])
 
         let next = try t.run("rules", "next", "--count", "6")
         #expect(next.status == 0, "\(next)")
@@ -463,6 +470,82 @@ import Testing
             + "2,2026-11-26T10:00:00+01:00,2026-11-26T11:30:00+01:00,5400,Docs,,,,false,,cli\r\n")
     }
 
+    // MARK: Location
+
+    /// The office recipe played over its sample track as its comment shows:
+    /// `places`, then `feed --dry-run` and `simulate --feed`, which leave
+    /// the store as it was, then a real feed. The timer runs from 08:57, when the walk went in,
+    /// to 12:33, when it went out; the coffee across the street at 10:41
+    /// (three minutes) stops nothing.
+    @Test func officeArriveLeaveTracksTheMorningOfTheSampleWalkAndIgnoresTheCoffee() throws {
+        let t = try Sandbox(now: "2026-11-23 14:00")
+        let recipe = Self.rule("office-arrive-leave.yaml")
+        let walk = Self.recipes.appendingPathComponent("location/walk-to-office.gpx").path
+
+        let places = try t.run("places", "--rules", recipe)
+        #expect(places.status == 0, "\(places)")
+        #expect(places.lines == ["office  circle of 150 m around 50.0875, 14.4213  unknown"])
+        let store = t.storeFiles()
+
+        // The office's own state flips for the coffee, a transition shown
+        // with no rule fired: neither dwell is met.
+        let transitions = [
+            "2026-11-23T08:57:00+01:00  arrive office, accuracy 4 m",
+            "2026-11-23T10:41:30+01:00  leave office, accuracy 5 m",
+            "2026-11-23T10:44:30+01:00  arrive office, accuracy 10 m",
+            "2026-11-23T12:33:00+01:00  leave office, accuracy 4 m",
+        ]
+        let dryRun = try t.run("feed", "--dry-run", "--rules", recipe, walk)
+        #expect(dryRun.status == 0, "\(dryRun)")
+        #expect(dryRun.stderr == "")
+        #expect(dryRun.lines == [
+            transitions[0],
+            "2026-11-23T08:57:00+01:00  office-arrive  started Office · At the office · #location",
+            transitions[1],
+            transitions[2],
+            transitions[3],
+            "2026-11-23T12:33:00+01:00  office-leave  stopped Office · At the office · #location",
+            "read 85 lines, 61 fixes used, 0 ignored, 4 transitions, 2 rules fired (dry run)",
+        ])
+
+        let simulation = try t.run("simulate", "--rules", recipe, "--feed", walk,
+                                   "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00")
+        #expect(simulation.status == 0, "\(simulation)")
+        #expect(simulation.stderr == "")
+        #expect(simulation.lines == [
+            "simulating 2026-11-23T00:00:00+01:00 – 2026-11-24T00:00:00+01:00, 2 rules, 2 events",
+            "2026-11-23T08:57:00+01:00  office-arrive  started Office · At the office · #location",
+            "2026-11-23T12:33:00+01:00  office-leave  stopped Office · At the office · #location",
+            "",
+            "timesheet",
+            "  2026-11-23T08:57:00+01:00 – 2026-11-23T12:33:00+01:00    3:36  Office · At the office · #location",
+            "  total Office: 3:36",
+            "  total: 3:36",
+        ])
+        #expect(t.storeFiles() == store)
+
+        let feed = try t.run("feed", "--rules", recipe, walk)
+        #expect(feed.status == 0, "\(feed)")
+        #expect(feed.stderr == "")
+        #expect(feed.lines == [
+            transitions[0],
+            #"fired office-arrive at 2026-11-23T08:57:00+01:00: started Office (created project "Office")"#,
+            transitions[1],
+            transitions[2],
+            transitions[3],
+            "fired office-leave at 2026-11-23T12:33:00+01:00: stopped Office",
+            "read 85 lines, 61 fixes used, 0 ignored, 4 transitions, 2 rules fired",
+        ])
+        #expect(try entries(t, at: "2026-11-23 14:00") == json("""
+            [{"id": 1, "project": "Office", "description": "At the office", "tags": ["location"], "billable": false,
+              "start": "2026-11-23T08:57:00+01:00", "end": "2026-11-23T12:33:00+01:00", "duration_seconds": 12960,
+              "running": false, "source": "rule:office-arrive"}]
+            """))
+        #expect(try t.run("places", "--rules", recipe).lines == [
+            "office  circle of 150 m around 50.0875, 14.4213  outside since 2026-11-23T12:33:00+01:00",
+        ])
+    }
+
     // MARK: The systemd unit
 
     static let systemdAnalyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
@@ -539,17 +622,24 @@ import Testing
 
     @Test func everyRecipeFileIsCoveredByATest() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.recipes.path)
-            .filter { [".sh", ".yaml", ".service"].contains(where: $0.hasSuffix) }
+            .filter { [".sh", ".yaml", ".service", ".gpx", ".nmea"].contains(where: $0.hasSuffix) }
             .sorted()
+        // trackee-gps.sh, trackee-gps.service and walk-to-office.nmea are
+        // run against real gpsd in FeedPipelineTests.
         #expect(files == [
+            "location/walk-to-office.gpx",
+            "location/walk-to-office.nmea",
             "rules/end-of-day.yaml",
             "rules/focus-tracking.yaml",
             "rules/lunch-break.yaml",
             "rules/meetings.yaml",
+            "rules/office-arrive-leave.yaml",
             "rules/office-hours.yaml",
             "rules/reminder.yaml",
             "rules/run-script.yaml",
             "shell/cron-workday.sh",
+            "shell/trackee-gps.sh",
+            "systemd/trackee-gps.service",
             "systemd/trackee.service",
         ])
     }

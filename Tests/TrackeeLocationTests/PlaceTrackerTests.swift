@@ -91,13 +91,15 @@ import TrackeeCore
     }
 
     /// Thousands of random traces that hover around the boundary: the
-    /// transitions of every dwell alternate and are never closer than it.
-    @Test(arguments: [Int64(0), 30, 120, 300])
-    func randomTracesAroundTheBoundaryNeverFlap(dwell: Int64) {
-        var g = SeededGenerator(seed: 7 &+ UInt64(dwell))
+    /// transitions of every pair of dwells alternate, a leave comes at
+    /// least the arrive dwell after its arrive, and an arrive at least the
+    /// leave dwell after its leave.
+    @Test(arguments: [(Int64(0), Int64(0)), (30, 30), (120, 120), (300, 300), (120, 300), (300, 60), (0, 120)])
+    func randomTracesAroundTheBoundaryNeverFlap(arriveDwell: Int64, leaveDwell: Int64) {
+        var g = SeededGenerator(seed: 7 &+ UInt64(arriveDwell) &* 1000 &+ UInt64(leaveDwell))
         var transitions = 0
         for _ in 0..<2500 {
-            var tracker = PlaceTracker(place: "office", dwell: dwell)
+            var tracker = PlaceTracker(place: "office", arriveDwell: arriveDwell, leaveDwell: leaveDwell)
             let fence = Geofence(office)
             var last: (time: Instant, transition: PlaceTransition)?
             var second: Int64 = 0
@@ -110,8 +112,11 @@ import TrackeeCore
                 let seen = accuracy > office.maxAccuracy ? nil : fence.classify(latitude: f.latitude, longitude: f.longitude, accuracy: accuracy)
                 guard let event = tracker.take(f, seen: seen) else { continue }
                 transitions += 1
+                #expect(event.dwell == (event.transition == .arrive ? arriveDwell : leaveDwell))
                 if let last {
-                    #expect(event.fix.time - last.time >= dwell, "dwell \(dwell): \(last) then \(event)")
+                    // The state before this transition held at least its own dwell.
+                    let held = last.transition == .arrive ? arriveDwell : leaveDwell
+                    #expect(event.fix.time - last.time >= held, "dwells \(arriveDwell)/\(leaveDwell): \(last) then \(event)")
                     #expect(event.transition != last.transition, "two \(event.transition)s in a row")
                 }
                 last = (event.fix.time, event.transition)
@@ -119,6 +124,50 @@ import TrackeeCore
         }
         // The traces do cross the boundary: many transitions were checked.
         #expect(transitions > 1000)
+    }
+
+    /// A place's arrive and leave dwells pair up so that every arrive
+    /// trigger's tracker also has a leave, and the other way round.
+    @Test func arriveAndLeaveDwellsPairUp() {
+        func pairs(_ a: Set<Int64>, _ l: Set<Int64>) -> [String] {
+            PlaceDwells.pairs(arrives: a, leaves: l).map { "\($0.arrive)/\($0.leave)" }
+        }
+        #expect(pairs([], []) == ["0/0"])
+        #expect(pairs([120], [300]) == ["0/0", "120/300"])
+        #expect(pairs([120], []) == ["0/0", "120/120"])
+        #expect(pairs([], [300]) == ["0/0", "300/300"])
+        #expect(pairs([60, 600], [300]) == ["0/0", "60/300", "600/300"])
+        #expect(pairs([120], [60, 300]) == ["0/0", "120/60", "120/300"])
+        #expect(pairs([0], [0]) == ["0/0"])
+    }
+
+    /// Arrive for 2m and leave for 5m: a three-minute visit arrives, and
+    /// five minutes out it leaves; a three-minute trip out changes nothing.
+    @Test func aShortVisitWithALongerLeaveDwellStillLeaves() {
+        var tracker = PlaceTracker(place: "office", arriveDwell: 120, leaveDwell: 300)
+        let fence = Geofence(office)
+        var events: [String] = []
+        // Inside from 0 to 180 s, outside to 600, inside 600–1200, out 1200–1380, in to 1500, out from 1500.
+        for second in stride(from: Int64(0), through: 2200, by: 10) {
+            let inside = second < 180 || (600..<1200).contains(second) || (1380..<1500).contains(second)
+            let f = fix(second, north: inside ? 0 : 400, accuracy: 5)
+            if let e = tracker.take(f, seen: fence.classify(latitude: f.latitude, longitude: f.longitude, accuracy: 5)) {
+                events.append("\(e.transition) \(e.fix.time - t0) dwell \(e.dwell)")
+            }
+        }
+        #expect(events == ["arrive 0 dwell 120", "leave 180 dwell 300", "arrive 600 dwell 120", "leave 1500 dwell 300"])
+    }
+
+    /// A tracker the store did not keep (a new dwell, or a store from
+    /// before dwells were paired) starts from the place's plain state, so
+    /// someone already inside does not arrive again.
+    @Test func aNewPairOfDwellsStartsFromThePlainState() {
+        var plain = PlaceTracker(place: "office", dwell: 0, state: .inside)
+        plain.since = t0
+        plain.lastFix = t0 + 60
+        let fences = Geofences(places: [office], dwells: ["office": [PlaceDwells(arrive: 120, leave: 300)]], stored: [plain])
+        #expect(fences.allTrackers.map { "\($0.arriveDwell)/\($0.leaveDwell) \($0.state) \($0.since == t0) \($0.lastFix == t0 + 60)" }
+                == ["0/0 inside true true", "120/300 inside true true"])
     }
 
     /// The grid index looks only at nearby places: it gives exactly what
@@ -130,7 +179,10 @@ import TrackeeCore
             places.append(Place(name: "p\(i)", latitude: 50.0 + g.uniform(0...0.2), longitude: 14.3 + g.uniform(0...0.3),
                                 radius: g.uniform(30...300)))
         }
-        var indexed = Geofences(places: places, dwells: ["p1": [60], "p2": [0, 120]])
+        var indexed = Geofences(places: places, dwells: [
+            "p1": [PlaceDwells(arrive: 60, leave: 60)],
+            "p2": [PlaceDwells(arrive: 0, leave: 0), PlaceDwells(arrive: 120, leave: 120)],
+        ])
         let fences = places.map(Geofence.init)
         var plain = places.map { PlaceTracker(place: $0.name, dwell: 0) }
         var indexedEvents: [PlaceEvent] = []

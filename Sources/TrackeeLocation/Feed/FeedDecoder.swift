@@ -23,8 +23,9 @@ import TrackeeCore
 /// ```
 public struct FeedDecoder: Sendable {
     public let format: FeedFormat
-    /// Fixes more than a day after this are refused as ``IgnoredReason/future``.
-    public let now: Instant
+    /// Fixes more than a day after this are refused as ``IgnoredReason/future``;
+    /// a long-running reader moves it on as time passes.
+    public var now: Instant
     private var nmea = NMEAEpochs()
     /// Until the first non-blank line, which may be a CSV header.
     private var atFirstLine = true
