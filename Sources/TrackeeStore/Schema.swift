@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 4
+    static let version = 5
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -155,6 +155,61 @@ enum Schema {
                 DROP TABLE place_tracker;
                 ALTER TABLE place_tracker_v4 RENAME TO place_tracker;
                 PRAGMA user_version = 4;
+                """)
+        }
+        migrator.registerMigration("v5-sync") { db in
+            try db.execute(sql: """
+                -- The services entries are pushed to: the settings' sync:
+                -- targets. An entry that starts before `since` is never
+                -- pushed; `cursor` is the last journal row taken into the
+                -- target's queue.
+                CREATE TABLE sync_target (
+                    name TEXT NOT NULL PRIMARY KEY,
+                    service TEXT NOT NULL CHECK (service IN ('clockify', 'toggl')),
+                    since INTEGER NOT NULL,
+                    cursor INTEGER NOT NULL DEFAULT 0,
+                    last_success INTEGER,
+                    last_error TEXT,
+                    last_error_at INTEGER
+                );
+                -- Every change to a finished entry, written in the change's
+                -- own transaction by triggers on `entry` that exist while a
+                -- target does (Store.registerSyncTargets): one row, whatever
+                -- the targets, so a stop pays for one small insert.
+                CREATE TABLE sync_journal (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    entry_id INTEGER NOT NULL,
+                    op TEXT NOT NULL CHECK (op IN ('put', 'delete'))
+                );
+                -- What each target still has to hear: at most one row per
+                -- target and entry, so a later change replaces a queued
+                -- one (a create and then an edit send one create). `seq`
+                -- orders the queue by the last change.
+                CREATE TABLE outbox (
+                    target TEXT NOT NULL REFERENCES sync_target(name) ON DELETE CASCADE,
+                    entry_id INTEGER NOT NULL,
+                    op TEXT NOT NULL CHECK (op IN ('put', 'delete')),
+                    seq INTEGER NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed', 'conflict')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_try INTEGER,
+                    message TEXT,
+                    PRIMARY KEY (target, entry_id)
+                );
+                CREATE INDEX outbox_seq ON outbox(target, seq);
+                -- Entries a target holds, by their id there. A row with
+                -- `create_sent` set and no remote id is a create that may
+                -- have reached the service: it is looked for there and
+                -- adopted before it is sent again.
+                CREATE TABLE remote_entry (
+                    target TEXT NOT NULL REFERENCES sync_target(name) ON DELETE CASCADE,
+                    entry_id INTEGER NOT NULL,
+                    remote_id TEXT,
+                    create_sent INTEGER NOT NULL DEFAULT 0,
+                    pushed INTEGER,
+                    PRIMARY KEY (target, entry_id)
+                );
+                PRAGMA user_version = 5;
                 """)
         }
         return migrator

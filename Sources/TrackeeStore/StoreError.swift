@@ -24,6 +24,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case invalidTag(String)
     case needsConfirmation(kind: String, name: String, entries: Int)
     case nothingToUndo
+    case unknownSyncTarget(String)
     case undoConflict(String)
     case noRunningTimer
     case editRunningEnd(Int64)
@@ -66,6 +67,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "deleting \(kind) \"\(name)\" would delete \(entries) \(entries == 1 ? "entry" : "entries"); run again with --yes to delete them (`trackee undo` restores them)"
         case .nothingToUndo:
             return "nothing to undo: no deletion is recorded"
+        case let .unknownSyncTarget(name):
+            return "no sync target named \"\(name)\"; targets are the names under sync: in the settings file"
         case let .undoConflict(reason):
             return "cannot undo: \(reason)"
         case let .editRunningEnd(id):

@@ -28,17 +28,11 @@ extension Trackee {
             @Argument(help: "A calendar name from the rule files, or an .ics file or vdir folder.")
             var calendar: String
 
-            @Option(parsing: .unconditional, help: "Start of the window; see TIME FORMATS.")
-            var from: String
-
-            @Option(parsing: .unconditional, help: "End of the window (not included).")
-            var to: String
+            @OptionGroup var window: RangeOptions
 
             func run() throws {
                 try Session.run(common) { session in
-                    let start = try session.time(from, option: "--from")
-                    let end = try session.time(to, option: "--to")
-                    guard end > start else { throw CommandFailure.usage("--to must be after --from") }
+                    let (start, end) = try window.range(session)
                     let loaded = try load(session)
                     let occurrences = loaded.occurrences(from: start, to: end)
                     if session.out.json {

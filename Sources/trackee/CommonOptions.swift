@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrackeeCore
 
 /// Options every command takes.
 struct CommonOptions: ParsableArguments {
@@ -55,4 +56,21 @@ extension ListedArgument {
     public var defaultValueDescription: String { rawValue }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
     public static var allValueDescriptions: [String: String] { [:] }
+}
+
+/// `--from` and `--to`: a half-open range of time.
+struct RangeOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Start of the range; see TIME FORMATS.")
+    var from: String
+
+    @Option(parsing: .unconditional, help: "End of the range (not included).")
+    var to: String
+
+    /// The range, read in the session's zone; `--to` must be after `--from`.
+    func range(_ session: Session) throws -> (start: Instant, end: Instant) {
+        let start = try session.time(from, option: "--from")
+        let end = try session.time(to, option: "--to")
+        guard end > start else { throw CommandFailure.usage("--to must be after --from") }
+        return (start, end)
+    }
 }

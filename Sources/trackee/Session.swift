@@ -33,7 +33,7 @@ struct Session {
         } else {
             now = SystemClock.now()
         }
-        settings = try Settings.load(environment: environment)
+        settings = try Settings.load(environment: environment, zone: zone)
         out = Output(environment: environment, json: common.json)
     }
 
@@ -55,7 +55,13 @@ struct Session {
     }
 
     func openStore() throws -> Store {
-        try Store(location: StoreLocation.resolve(explicit: common.store, environment: environment))
+        let store = try Store(location: StoreLocation.resolve(explicit: common.store, environment: environment))
+        // The outbox's triggers queue entries for the targets the store
+        // knows: it learns the settings' before any entry is written.
+        // Without a sync: section nothing is read (targets a store still
+        // has are dropped by the sync commands).
+        if !settings.sync.isEmpty { try store.registerSyncTargets(settings.sync.map(\.record)) }
+        return store
     }
 
     /// Parses a user-typed time; `option` names the flag in the error.

@@ -13,12 +13,23 @@ import Yams
 ///   duration_format: h:mm     # clockify: h:mm, hh:mm:ss or decimal
 /// location:
 ///   default_accuracy: 25      # meters, for fixes that give none
+/// sync:
+///   work:                     # a target's name
+///     service: clockify       # or toggl
+///     workspace: My Company   # name or id
+///     token_file: ~/.config/trackee/clockify.token   # or token_env: VARIABLE
+///     since: 2026-11-01       # entries starting before this are never pushed
+///     projects: {Docs: Documentation}   # renames; others by the same name
+///     create_missing: true    # create missing projects and clients there
+///     url: https://api.clockify.me/api/v1   # the API's base URL
 /// ```
 struct Settings {
     var weekStart: Weekday = .monday
     var export = ExportOptions()
     /// Meters a fix without accuracy information counts as.
     var defaultAccuracy = 25.0
+    /// Services to keep up to date, in file order.
+    var sync: [SyncSetting] = []
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
@@ -27,20 +38,25 @@ struct Settings {
 
     /// Reads the settings file if there is one. A mistake in it is an error
     /// naming the file, line and key, never silently ignored.
-    static func load(environment: [String: String]) throws -> Settings {
+    static func load(environment: [String: String], zone: Zone) throws -> Settings {
         let path = path(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure.config("\(path): cannot be read")
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        return try parse(String(decoding: data, as: UTF8.self), file: path, zone: zone, environment: environment)
     }
 
-    static func parse(_ text: String, file: String) throws -> Settings {
+    static func parse(_ text: String, file: String, zone: Zone, environment: [String: String]) throws -> Settings {
         var settings = Settings()
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            // No implicit types: every scalar is text, read by the key
+            // that takes it (numbers, booleans). Yams's resolvers compile
+            // regular expressions, which cost every command about 10 M
+            // instructions, a third of its start-up, once a settings file
+            // exists.
+            root = try Yams.compose(yaml: text, Resolver.basic)
         } catch let error as YamlError {
             let oneLine = "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && $0 != "^" }.joined(separator: " ")
@@ -102,21 +118,42 @@ struct Settings {
                     }
                     settings.defaultAccuracy = meters
                 }
+            case "sync":
+                guard let targets = value.mapping else {
+                    throw bad(file, value, "sync", "a mapping of target names to their settings")
+                }
+                for (nameNode, target) in targets {
+                    settings.sync.append(try SyncSetting.parse(name: nameNode.string ?? "", target, file: file, zone: zone,
+                                                               environment: environment))
+                }
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, export and location")
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, export, location and sync")
             }
         }
         return settings
     }
 
-    private static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
+    static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
 
-    private static func choices(_ values: [String]) -> String {
+    static func choices(_ values: [String]) -> String {
         "one of " + values.joined(separator: ", ")
     }
 
-    private static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> CommandFailure {
+    static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> CommandFailure {
         let shown = node.string.map { "\"\($0)\"" } ?? "this value"
         return CommandFailure.config("\(file):\(line(node)): \(key) is \(shown); expected \(expected)")
+    }
+}
+
+extension Node {
+    /// A plain scalar that YAML 1.1 reads as a boolean, read without a
+    /// resolver: true, yes, on, false, no, off, in any case.
+    var flag: Bool? {
+        guard let scalar, scalar.style == .plain || scalar.style == .any else { return nil }
+        switch scalar.string.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: return nil
+        }
     }
 }

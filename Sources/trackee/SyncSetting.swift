@@ -1,0 +1,131 @@
+import Foundation
+import TrackeeCore
+import TrackeeStore
+import Yams
+
+/// One target of the settings' `sync:` section: a Clockify or Toggl Track
+/// workspace that trackee keeps up to date.
+///
+/// The token itself is never in the settings file: `token_file` names a
+/// file only its owner can read, `token_env` an environment variable. It
+/// is read only by the commands that talk to the service.
+struct SyncSetting: Equatable {
+    enum Service: String, CaseIterable { case clockify, toggl }
+    enum Token: Equatable {
+        case file(String)
+        case environment(String)
+    }
+
+    var name: String
+    var service: Service
+    var workspace: String
+    var token: Token
+    var since: Instant
+    /// Local project name to the service's.
+    var projects: [String: String] = [:]
+    var createMissing = false
+    var url: String?
+    /// Where it is written, for errors found later (a token file that is
+    /// missing or readable by others).
+    var file: String
+    var line: Int
+
+    var record: SyncTargetRecord { SyncTargetRecord(name: name, service: service.rawValue, since: since) }
+
+    static let keys = ["service", "workspace", "token_file", "token_env", "since", "projects", "create_missing", "url"]
+
+    static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> SyncSetting {
+        let at = Settings.line(node)
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandFailure.config("\(file):\(at): a sync target needs a name")
+        }
+        guard let fields = node.mapping else {
+            throw Settings.bad(file, node, "sync.\(name)", "a mapping with " + keys.joined(separator: ", "))
+        }
+        var service: Service?
+        var workspace: String?
+        var token: Token?
+        var since: Instant?
+        var setting = SyncSetting(name: name, service: .clockify, workspace: "", token: .environment(""),
+                                  since: Instant(seconds: 0), file: file, line: at)
+        for (keyNode, value) in fields {
+            let key = keyNode.string ?? ""
+            let path = "sync.\(name).\(key)"
+            switch key {
+            case "service":
+                guard let s = value.string.flatMap(Service.init(rawValue:)) else {
+                    throw Settings.bad(file, value, path, Settings.choices(Service.allCases.map(\.rawValue)))
+                }
+                service = s
+            case "workspace":
+                guard value.scalar != nil, let w = value.string, !w.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw Settings.bad(file, value, path, "the workspace's name or id")
+                }
+                workspace = w
+            case "token_file", "token_env":
+                guard token == nil else {
+                    throw CommandFailure.config("\(file):\(Settings.line(keyNode)): \(path): give token_file or token_env, not both")
+                }
+                guard value.scalar != nil, let text = value.string, !text.isEmpty else {
+                    throw Settings.bad(file, value, path, key == "token_file" ? "a file path" : "an environment variable's name")
+                }
+                token = key == "token_file" ? .file(expandHome(text, environment: environment)) : .environment(text)
+            case "since":
+                guard let text = value.string, let date = localDate(text) else {
+                    throw Settings.bad(file, value, path, "a date such as 2026-11-01")
+                }
+                since = zone.startOfDay(date)
+            case "projects":
+                guard let map = value.mapping else {
+                    throw Settings.bad(file, value, path, "a mapping of local project names to the service's")
+                }
+                for (local, remote) in map {
+                    guard let l = local.string, let r = remote.string, remote.scalar != nil, !r.isEmpty else {
+                        throw Settings.bad(file, remote, path, "a mapping of local project names to the service's")
+                    }
+                    setting.projects[l] = r
+                }
+            case "create_missing":
+                guard let flag = value.flag else { throw Settings.bad(file, value, path, "true or false") }
+                setting.createMissing = flag
+            case "url":
+                guard let text = value.string, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
+                      url.host != nil
+                else {
+                    throw Settings.bad(file, value, path, "an http or https URL")
+                }
+                setting.url = text.hasSuffix("/") ? String(text.dropLast()) : text
+            default:
+                throw CommandFailure.config("\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are "
+                                            + keys.joined(separator: ", "))
+            }
+        }
+        func missing(_ what: String) -> CommandFailure {
+            CommandFailure.config("\(file):\(at): sync.\(name) has no \(what)")
+        }
+        guard let service else { throw missing("service (clockify or toggl)") }
+        guard let workspace else { throw missing("workspace (its name or id)") }
+        guard let token else { throw missing("token_file or token_env") }
+        guard let since else { throw missing("since (a date; entries that start before it are never pushed)") }
+        setting.service = service
+        setting.workspace = workspace
+        setting.token = token
+        setting.since = since
+        return setting
+    }
+
+    /// `YYYY-MM-DD`, a real date.
+    static func localDate(_ text: String) -> LocalDate? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
+        let date = LocalDate(year: y, month: m, day: d)
+        return date.isValid ? date : nil
+    }
+
+    static func expandHome(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+}

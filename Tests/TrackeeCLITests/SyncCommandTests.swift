@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The settings' sync: section and the outbox it feeds, through the built
+/// binary: what is queued by which command, `sync status`, `sync
+/// backfill`, and settings that are refused before anything is queued.
+@Suite struct SyncCommandTests {
+    static let settings = """
+        sync:
+          work:
+            service: clockify
+            workspace: My Company
+            token_env: CLOCKIFY_API_KEY
+            since: 2026-11-01
+          play:
+            service: toggl
+            workspace: "123456"
+            token_file: ~/.config/trackee/toggl.token
+            since: 2026-11-20
+            projects: {Docs: Documentation}
+            create_missing: true
+            url: http://127.0.0.1:9/api/v9/
+        """
+
+    static func sandbox(settings: String = settings) throws -> Sandbox {
+        let t = try Sandbox(now: "2026-11-20 12:00")
+        try FileManager.default.createDirectory(atPath: t.path("config/trackee"), withIntermediateDirectories: true)
+        try t.write(settings, to: "config/trackee/config.yaml")
+        return t
+    }
+
+    func status(_ t: Sandbox) throws -> [String] {
+        let r = try t.run("sync", "status")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr == "")
+        return r.lines
+    }
+
+    @Test func finishedEntriesAreQueuedForEachTargetWhoseSinceCoversThem() throws {
+        let t = try Self.sandbox()
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-10-30 09:00", "--to", "2026-10-30 10:00", "old").status == 0)
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00", "thu").status == 0)
+        #expect(try t.run("start", "-p", "Docs", "fri", now: "2026-11-20 09:00").status == 0)
+        // The running timer is not queued until it stops.
+        #expect(try status(t) == [
+            "play (toggl): 0 queued, 0 failed, 0 in conflict, 0 held there; never pushed",
+            "work (clockify): 1 queued, 0 failed, 0 in conflict, 0 held there; never pushed",
+        ])
+        #expect(try t.run("stop", now: "2026-11-20 11:00").status == 0)
+        #expect(try status(t) == [
+            "play (toggl): 1 queued, 0 failed, 0 in conflict, 0 held there; never pushed",
+            "work (clockify): 2 queued, 0 failed, 0 in conflict, 0 held there; never pushed",
+        ])
+        let json = try t.run("sync", "status", "--json")
+        #expect(try json.json() == parsedJSON("""
+            [{"conflicts": 0, "failed": 0, "pushed": 0, "queued": 1, "service": "toggl", "target": "play"},
+             {"conflicts": 0, "failed": 0, "pushed": 0, "queued": 2, "service": "clockify", "target": "work"}]
+            """))
+    }
+
+    @Test func backfillQueuesWhatWasThereBeforeTheTargetOnce() throws {
+        let t = try Self.sandbox(settings: "")
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-10-30 09:00", "--to", "2026-10-30 10:00", "old").status == 0)
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00", "thu").status == 0)
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-18 09:00", "--to", "2026-11-18 10:00", "wed").status == 0)
+        try t.write(Self.settings, to: "config/trackee/config.yaml")
+        let first = try t.run("sync", "backfill", "work", "--from", "2026-10-01", "--to", "2026-12-01")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.lines == ["queued 2 entries for work (from 2026-11-01T00:00:00+01:00, its since:)"])
+        let again = try t.run("sync", "backfill", "work", "--from", "2026-10-01", "--to", "2026-12-01", "--json")
+        #expect(try again.json() == parsedJSON(#"{"queued": 0}"#))
+        let unknown = try t.run("sync", "backfill", "home", "--from", "2026-10-01", "--to", "2026-12-01")
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr == "trackee: no sync target named \"home\"; the settings name work, play\n")
+        #expect(try status(t) == [
+            "play (toggl): 0 queued, 0 failed, 0 in conflict, 0 held there; never pushed",
+            "work (clockify): 2 queued, 0 failed, 0 in conflict, 0 held there; never pushed",
+        ])
+    }
+
+    @Test func aTargetRemovedFromTheSettingsIsDroppedWithItsQueueBySyncStatus() throws {
+        let t = try Self.sandbox()
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00", "thu").status == 0)
+        try t.write("week_start: monday\n", to: "config/trackee/config.yaml")
+        #expect(try status(t) == ["no sync targets; name them under sync: in the settings file (see trackee(1), CONFIGURATION)"])
+    }
+
+    /// One positioned sentence and exit 78 for each mistake; the store is
+    /// not even created.
+    @Test(arguments: [
+        ("sync:\n  work:\n    service: harvest\n", "config.yaml:3: sync.work.service is \"harvest\"; expected one of clockify, toggl"),
+        ("sync:\n  work:\n    service: clockify\n    token_env: K\n    since: 2026-11-01\n",
+         "config.yaml:3: sync.work has no workspace (its name or id)"),
+        ("sync:\n  work:\n    service: clockify\n    workspace: W\n    token_env: K\n    since: 1 November\n",
+         "config.yaml:6: sync.work.since is \"1 November\"; expected a date such as 2026-11-01"),
+        ("sync:\n  work:\n    service: clockify\n    workspace: W\n    token_env: K\n    token_file: f\n    since: 2026-11-01\n",
+         "config.yaml:6: sync.work.token_file: give token_file or token_env, not both"),
+        ("sync:\n  work:\n    service: clockify\n    workspace: W\n    token: abc\n",
+         "config.yaml:5: unknown key sync.work.token; known keys are service, workspace, token_file, token_env, since, projects, create_missing, url"),
+        ("sync:\n  work:\n    service: toggl\n    workspace: W\n    token_env: K\n    since: 2026-11-01\n    url: ftp://x\n",
+         "config.yaml:7: sync.work.url is \"ftp://x\"; expected an http or https URL"),
+    ])
+    func badSyncSettingsAreRefusedWithTheirLine(settings: String, message: String) throws {
+        let t = try Self.sandbox(settings: settings)
+        let r = try t.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00")
+        #expect(r.status == 78)
+        #expect(r.stderr == "trackee: \(t.path("config/trackee"))/\(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: t.storePath))
+    }
+}
