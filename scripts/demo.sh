@@ -30,7 +30,8 @@ now="2026-11-20 11:20"; step export --format toggl --email ana@example.com
 now="2026-11-20 11:20"; step export --format clockify --email ana@example.com
 
 # Automations: every recipe in recipes/rules played over a sample Monday,
-# with a morning of deep work and a meeting, on a throwaway store of its own.
+# with a morning of deep work and a meeting, and the phone's track of the
+# walk to the office and back out, on a throwaway store of its own.
 recipes=$(cd "$(dirname "$0")/../recipes/rules" && pwd)
 # The meetings recipe reads ~/.calendars/work: give it the sample calendar.
 mkdir -p "$dir/home/.calendars"
@@ -44,5 +45,6 @@ JSONL
 set --
 for file in "$recipes"/*.yaml; do set -- "$@" --rules "$file"; done
 now="2026-11-20 11:20"
-printf '\n$ trackee simulate --rules recipes/rules/*.yaml --from "2026-11-23 00:00" --to "2026-11-24 00:00" --events monday.jsonl\n'
-TRACKEE_NOW="$now" "$bin" simulate "$@" --from "2026-11-23 00:00" --to "2026-11-24 00:00" --events "$dir/monday.jsonl"
+printf '\n$ trackee simulate --rules recipes/rules/*.yaml --from "2026-11-23 00:00" --to "2026-11-24 00:00" --events monday.jsonl --feed recipes/location/walk-to-office.gpx\n'
+TRACKEE_NOW="$now" "$bin" simulate "$@" --from "2026-11-23 00:00" --to "2026-11-24 00:00" --events "$dir/monday.jsonl" \
+    --feed "$recipes/../location/walk-to-office.gpx"

@@ -116,9 +116,12 @@ extension Trackee {
                     }.map(Step.trigger)
                 }
             }
+            // A simulated window may lie ahead: fixes count as from the
+            // future only beyond a day after it, not after now.
+            let recorded = max(session.now, to)
             var reader = ChunkReader(fd: fd)
             if reader.peekFirstNonSpace() == UInt8(ascii: "<") {
-                var decoder = GPXDecoder(now: session.now)
+                var decoder = GPXDecoder(now: recorded)
                 while let chunk = reader.nextChunk() {
                     chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items) }
                     take(items)
@@ -126,7 +129,7 @@ extension Trackee {
                 }
                 decoder.finish(into: &items)
             } else {
-                var decoder = FeedDecoder(format: .auto, now: session.now)
+                var decoder = FeedDecoder(format: .auto, now: recorded)
                 var number = 0
                 reader.forEachLine { line in
                     number += 1

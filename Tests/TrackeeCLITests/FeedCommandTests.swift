@@ -767,6 +767,12 @@ import Testing
             "  total: 0:02",
         ])
         #expect(t.listing(t.path("store")) == [])
+
+        // A window days ahead of now (a Friday planning Monday): the
+        // track's fixes count as future only beyond a day after the window.
+        let ahead = try t.run(["simulate", "--rules", "rules.yaml", "--feed", "walk.nmea",
+                               "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00"], now: "2026-11-20 12:00")
+        #expect(ahead.lines == r.lines)
     }
 
     // MARK: place: conditions
