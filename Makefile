@@ -30,13 +30,16 @@ demo: build
 
 # Tests also need the real programs trackee is checked against: khal
 # (calendars), gpsd with gpsfake and gpspipe, and the mosquitto broker and
-# clients (location feeds); and valgrind (the calendar leak check).
-TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind
+# clients (location feeds); valgrind (the calendar leak check); and python3
+# (the fake Clockify and Toggl Track servers in Tests/Servers).
+TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
 test: deps
 	@scripts/install-deps.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@echo "== the fake Clockify and Toggl Track servers the sync tests will run against"
+	python3 -m unittest Tests/Servers/test_fake_time_service.py
 	@echo "== calendar leak check: every test calendar loaded and expanded 10 times under valgrind"
 	$(SWIFT) build -c release --scratch-path .build-leaks --product trackee-calendar-leaks
 	valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=1 \
