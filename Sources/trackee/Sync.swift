@@ -9,9 +9,9 @@ extension Trackee {
             abstract: "Show and fill the queue of entries for Clockify and Toggl Track.",
             discussion: """
                 Every change to a finished entry (added, edited, stopped, deleted, restored by \
-                undo) is queued, in the same transaction, for each target of the settings' sync: \
-                section whose since: covers it. Pushing the queue to the services is not part of \
-                this release; trackee export writes CSV files both import.
+                undo) is recorded in the same transaction, and queued for each target of the \
+                settings' sync: section whose since: covers it. Pushing the queue to the services \
+                is not part of this release; trackee export writes CSV files both import.
                 """,
             subcommands: [Status.self, Backfill.self])
 
