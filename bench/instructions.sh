@@ -41,6 +41,34 @@ timew start Docs </dev/null >/dev/null
 row "status (timew: \`timew\`)" "$(count "$T" status --store "$S")" "$(count timew)"
 row "summary --week" "$(count "$T" summary --week --store "$S")" "$(count timew summary :week)"
 
+# The sync outbox's cost on `stop` (issue 9): the same stop with a settings
+# file that names one sync target, and with one that names none, on a copy
+# of the store so the fixture is left as it was.
+cp "$S" "$out/sync.sqlite3"
+mkdir -p "$out/sync-config/none/trackee" "$out/sync-config/one/trackee"
+echo "week_start: monday" > "$out/sync-config/none/trackee/config.yaml"
+cat > "$out/sync-config/one/trackee/config.yaml" <<'YAML'
+week_start: monday
+sync:
+  work:
+    service: clockify
+    workspace: My Company
+    token_env: CLOCKIFY_API_KEY
+    since: 2000-01-01
+YAML
+stop_with() (
+    export XDG_CONFIG_HOME="$out/sync-config/$1"
+    "$T" start --store "$out/sync.sqlite3" -p Docs >/dev/null
+    count "$T" stop --store "$out/sync.sqlite3"
+)
+none=$(stop_with none)
+stop_with one >/dev/null   # registers the target and creates the journal's triggers
+one=$(stop_with one)
+echo
+awk -v a="$none" -v b="$one" 'BEGIN {
+    printf "stop with a settings file and no sync target: %.1f M; with one sync target: %.1f M (%+.1f %%; target <= +3 %%)\n", a / 1e6, b / 1e6, (b / a - 1) * 100 }'
+rm -f "$out/sync.sqlite3" "$out/sync.sqlite3-wal" "$out/sync.sqlite3-shm"
+
 # The floor for any Swift tool built this way: a program that prints one
 # line, linked like trackee (static Swift runtime).
 swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
