@@ -69,7 +69,13 @@ struct SyncSetting: Equatable {
                 guard value.scalar != nil, let text = value.string, !text.isEmpty else {
                     throw Settings.bad(file, value, path, key == "token_file" ? "a file path" : "an environment variable's name")
                 }
-                token = key == "token_file" ? .file(expandHome(text, environment: environment)) : .environment(text)
+                if key == "token_file" {
+                    let path = expandHome(text, environment: environment)
+                    try checkTokenFile(path, at: "\(file):\(Settings.line(value)): \(path)")
+                    token = .file(path)
+                } else {
+                    token = .environment(text)
+                }
             case "since":
                 guard let text = value.string, let date = localDate(text) else {
                     throw Settings.bad(file, value, path, "a date such as 2026-11-01")
@@ -112,6 +118,22 @@ struct SyncSetting: Equatable {
         setting.token = token
         setting.since = since
         return setting
+    }
+
+    /// A token file must exist, be a file, and be readable by its owner
+    /// alone: a token others can read is a token others can use.
+    static func checkTokenFile(_ path: String, at place: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CommandFailure.config("\(place): the token file does not exist; put the service's API token in it "
+                                        + "and run chmod 600 on it")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CommandFailure.config("\(place): the token file is not a regular file")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw CommandFailure.config("\(place): the token file can be read by other users; run chmod 600 \(path)")
+        }
     }
 
     /// `YYYY-MM-DD`, a real date.

@@ -22,9 +22,12 @@ import Testing
             url: http://127.0.0.1:9/api/v9/
         """
 
-    static func sandbox(settings: String = settings) throws -> Sandbox {
+    static func sandbox(settings: String = settings, tokenMode: Int = 0o600) throws -> Sandbox {
         let t = try Sandbox(now: "2026-11-20 12:00")
         try FileManager.default.createDirectory(atPath: t.path("config/trackee"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: t.path("home/.config/trackee"), withIntermediateDirectories: true)
+        try t.write("toggl-secret-token\n", to: "home/.config/trackee/toggl.token")
+        try FileManager.default.setAttributes([.posixPermissions: tokenMode], ofItemAtPath: t.path("home/.config/trackee/toggl.token"))
         try t.write(settings, to: "config/trackee/config.yaml")
         return t
     }
@@ -83,6 +86,26 @@ import Testing
         #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00", "thu").status == 0)
         try t.write("week_start: monday\n", to: "config/trackee/config.yaml")
         #expect(try status(t) == ["no sync targets; name them under sync: in the settings file (see trackee(1), CONFIGURATION)"])
+    }
+
+    /// A token file that others can read, or that is missing, is refused
+    /// before anything is queued, with how to fix it.
+    @Test func aTokenFileOthersCanReadOrThatIsMissingIsRefused() throws {
+        let open = try Self.sandbox(tokenMode: 0o644)
+        let r = try open.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00")
+        let token = open.path("home/.config/trackee/toggl.token")
+        #expect(r.status == 78)
+        #expect(r.stderr == "trackee: \(open.path("config/trackee/config.yaml")):10: \(token): the token file can be read by other users; run chmod 600 \(token)\n")
+        #expect(!FileManager.default.fileExists(atPath: open.storePath))
+
+        let missing = try Self.sandbox()
+        try FileManager.default.removeItem(atPath: missing.path("home/.config/trackee/toggl.token"))
+        let m = try missing.run("sync", "status")
+        #expect(m.status == 78)
+        #expect(m.stderr == "trackee: \(missing.path("config/trackee/config.yaml")):10: \(missing.path("home/.config/trackee/toggl.token")): "
+                + "the token file does not exist; put the service's API token in it and run chmod 600 on it\n")
+        // The token itself is never shown.
+        #expect(!(r.stdout + r.stderr + m.stdout + m.stderr).contains("toggl-secret-token"))
     }
 
     /// One positioned sentence and exit 78 for each mistake; the store is
