@@ -36,7 +36,7 @@ struct SyncSetting: Equatable {
 
     static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> SyncSetting {
         let at = Settings.line(node)
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !name.trimmingWhitespace().isEmpty else {
             throw CommandFailure.config("\(file):\(at): a sync target needs a name")
         }
         guard let fields = node.mapping else {
@@ -58,7 +58,7 @@ struct SyncSetting: Equatable {
                 }
                 service = s
             case "workspace":
-                guard value.scalar != nil, let w = value.string, !w.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard value.scalar != nil, let w = value.string, !w.trimmingWhitespace().isEmpty else {
                     throw Settings.bad(file, value, path, "the workspace's name or id")
                 }
                 workspace = w
