@@ -16,6 +16,12 @@ public enum XDGDirectories {
         base("XDG_DATA_HOME", default: ".local/share", environment) + "/trackee"
     }
 
+    /// `~/x` with `$HOME`; other paths as they are.
+    public static func expandingHome(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+
     private static func base(_ variable: String, default relative: String, _ environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         return (environment["HOME"] ?? "/") + "/" + relative

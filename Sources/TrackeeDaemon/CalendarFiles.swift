@@ -13,12 +13,6 @@ public enum CalendarFiles {
         public var description: String { "calendar \"\(calendar)\": \(error)" }
     }
 
-    /// `~/x` with `$HOME`; other paths as they are.
-    public static func expand(_ path: String, environment: [String: String]) -> String {
-        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
-        return home + path.dropFirst()
-    }
-
     /// Reads every calendar in `sources`; those that fail are left out and
     /// reported.
     public static func read(_ sources: [TrackeeRules.CalendarSource], zone: Zone, environment: [String: String])
@@ -29,7 +23,7 @@ public enum CalendarFiles {
         for source in sources {
             do {
                 calendars[source.name] = try EventCalendar.load(
-                    name: source.name, path: expand(source.path, environment: environment), zone: zone)
+                    name: source.name, path: XDGDirectories.expandingHome(source.path, environment: environment), zone: zone)
             } catch {
                 problems.append(Problem(calendar: source.name, error: error))
             }

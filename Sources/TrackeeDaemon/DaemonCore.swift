@@ -80,7 +80,7 @@ public actor DaemonCore {
     /// on failure the error is logged once, and the last good contents (if
     /// the path is the same) stay in force.
     private func readCalendar(_ source: CalendarSource) {
-        let path = CalendarFiles.expand(source.path, environment: runner.environment)
+        let path = XDGDirectories.expandingHome(source.path, environment: runner.environment)
         fileWatch?.watch(Self.watchedFolder(path))
         do {
             calendars[source.name] = (path, try EventCalendar.load(name: source.name, path: path, zone: runner.zone))
@@ -162,7 +162,7 @@ public actor DaemonCore {
             return
         }
         let touched = ruleSet.calendars.filter { source in
-            let calendar = CalendarFiles.expand(source.path, environment: runner.environment)
+            let calendar = XDGDirectories.expandingHome(source.path, environment: runner.environment)
             let trimmed = calendar.count > 1 && calendar.hasSuffix("/") ? String(calendar.dropLast()) : calendar
             return path == trimmed || (path.folder == trimmed && path.fileName.lowercased().hasSuffix(".ics") && !path.fileName.hasPrefix("."))
         }

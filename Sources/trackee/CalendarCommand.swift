@@ -50,7 +50,7 @@ extension Trackee {
             private func load(_ session: Session) throws -> EventCalendar {
                 let defined = session.loadRules(rules.paths, calendars: false).automation.ruleSet.calendars
                 let source = defined.first { $0.name == calendar }
-                let path = source.map { CalendarFiles.expand($0.path, environment: session.environment) } ?? calendar
+                let path = source.map { XDGDirectories.expandingHome($0.path, environment: session.environment) } ?? calendar
                 do {
                     return try EventCalendar.load(name: source?.name ?? calendar, path: path, zone: session.zone)
                 } catch {

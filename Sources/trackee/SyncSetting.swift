@@ -70,7 +70,7 @@ struct SyncSetting: Equatable {
                     throw Settings.bad(file, value, path, key == "token_file" ? "a file path" : "an environment variable's name")
                 }
                 if key == "token_file" {
-                    let path = expandHome(text, environment: environment)
+                    let path = XDGDirectories.expandingHome(text, environment: environment)
                     try checkTokenFile(path, at: "\(file):\(Settings.line(value)): \(path)")
                     token = .file(path)
                 } else {
@@ -144,10 +144,5 @@ struct SyncSetting: Equatable {
         else { return nil }
         let date = LocalDate(year: y, month: m, day: d)
         return date.isValid ? date : nil
-    }
-
-    static func expandHome(_ path: String, environment: [String: String]) -> String {
-        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
-        return home + path.dropFirst()
     }
 }
