@@ -107,7 +107,7 @@ public actor DaemonCore {
     func savePlaces() {
         guard placesDirty, let places else { return }
         do {
-            try runner.store.savePlaceTrackers(places.geofences.allTrackers)
+            try runner.store.savePlaceTrackers(places.trackersToStore)
             placesDirty = false
         } catch {
             logger.error("place states not stored: \(error)")
@@ -117,13 +117,7 @@ public actor DaemonCore {
     /// A fix or an OwnTracks transition from stdin: through the geofences,
     /// and the rules its transitions fire.
     public func handle(_ item: FeedItem) {
-        guard var source = places else { return }
-        let outcome: PlaceSource.Outcome
-        switch item {
-        case .fix(let fix): outcome = source.take(fix)
-        case .transition(let transition): outcome = source.take(transition)
-        default: return
-        }
+        guard var source = places, let outcome = source.take(item) else { return }
         places = source
         if let ignored = outcome.ignored {
             logger.debug("fix ignored: \(ignored.rawValue)")

@@ -70,6 +70,16 @@ public struct PlaceSource: Sendable {
         worstAccuracy = automation.ruleSet.places.map(\.maxAccuracy).max() ?? 0
     }
 
+    /// Takes a decoded feed item: a fix, or an OwnTracks transition; nil
+    /// for anything else (ignored lines, other events).
+    public mutating func take(_ item: FeedItem) -> Outcome? {
+        switch item {
+        case .fix(let fix): take(fix)
+        case .transition(let transition): take(transition)
+        case .ignored, .notLocation: nil
+        }
+    }
+
     /// Takes one fix.
     public mutating func take(_ fix: Fix) -> Outcome {
         var outcome = Outcome()
@@ -104,4 +114,15 @@ public struct PlaceSource: Sendable {
 
     /// The places whose state is inside, for `place:` conditions.
     public var inside: Set<String> { geofences.inside }
+
+    /// Every tracker, for storing, each as having taken the newest fix:
+    /// every tracker considered it, also those a distant fix leaves alone
+    /// (settled outside), so a file fed again is all stale.
+    public var trackersToStore: [PlaceTracker] {
+        geofences.allTrackers.map { tracker in
+            var tracker = tracker
+            if let newest, tracker.lastFix.map({ $0 < newest }) ?? true { tracker.lastFix = newest }
+            return tracker
+        }
+    }
 }

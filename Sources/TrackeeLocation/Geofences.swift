@@ -25,10 +25,6 @@ public struct Geofences: Sendable {
     /// For each place, the number of the last fix that found it near.
     private var seenBy: [Int]
     private var fixNumber = 0
-    /// The newest fix taken: every tracker considered it, also those a
-    /// distant fix leaves alone (settled outside), so all are stored as
-    /// having taken it.
-    private var newest: Instant?
     /// About 550 m north–south: a fix meets the few places near it.
     static let cellDegrees = 0.005
 
@@ -81,7 +77,6 @@ public struct Geofences: Sendable {
         var events: [PlaceEvent] = []
         var changed: [PlaceTracker] = []
         fixNumber += 1
-        newest = fix.time
         if let near = grid[Self.cell(fix.latitude, fix.longitude)] {
             for slot in near {
                 let index = cellPlaces[slot]
@@ -146,14 +141,10 @@ public struct Geofences: Sendable {
         fences.indices.map { (fences[$0].place, tracker($0)) }
     }
 
-    /// Every tracker, for storing, each as having taken the newest fix.
+    /// Every tracker, in place order.
     public var allTrackers: [PlaceTracker] {
         fences.indices.flatMap { index in
-            spans[index].map {
-                var tracker = PlaceTracker(place: fences[index].place.name, progress: progress[$0])
-                if let newest, tracker.lastFix.map({ $0 < newest }) ?? true { tracker.progress.lastFix = newest }
-                return tracker
-            }
+            spans[index].map { PlaceTracker(place: fences[index].place.name, progress: progress[$0]) }
         }
     }
 

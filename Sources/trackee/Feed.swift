@@ -176,9 +176,9 @@ struct FeedRun {
     private mutating func take(_ items: some Collection<FeedItem>, line: Int, name: String) throws {
         for item in items {
             switch item {
-            case .fix(let fix):
+            case .fix, .transition:
                 counts.fixes += 1
-                let outcome = source.take(fix)
+                guard let outcome = source.take(item) else { continue }
                 if let ignored = outcome.ignored {
                     counts.ignore(ignored.rawValue)
                     continue
@@ -189,15 +189,6 @@ struct FeedRun {
                 // turns its firing away; the other way round it would be lost.
                 try fire(outcome.events)
                 if !outcome.changed.isEmpty && !dryRun { try store.savePlaceTrackers(outcome.changed) }
-            case .transition(let transition):
-                counts.fixes += 1
-                let outcome = source.take(transition)
-                if let ignored = outcome.ignored {
-                    counts.ignore(ignored.rawValue)
-                    continue
-                }
-                counts.used += 1
-                try fire(outcome.events)
             case .ignored(let reason, let message):
                 counts.ignore(reason.rawValue)
                 warn("\(name):\(line): \(message)")
@@ -242,7 +233,7 @@ struct FeedRun {
     /// Stores every tracker (with the last fix each took) and prints the
     /// counts.
     mutating func finish() throws {
-        if !dryRun { try store.savePlaceTrackers(source.geofences.allTrackers) }
+        if !dryRun { try store.savePlaceTrackers(source.trackersToStore) }
         if warnings > Self.shownWarnings {
             writeAll(2, "trackee: … and \(warnings - Self.shownWarnings) more ignored line\(warnings - Self.shownWarnings == 1 ? "" : "s")\n")
         }

@@ -102,12 +102,7 @@ extension Trackee {
             var items: [FeedItem] = []
             func take(_ items: [FeedItem]) {
                 for item in items {
-                    let outcome: PlaceSource.Outcome
-                    switch item {
-                    case .fix(let fix): outcome = source.take(fix)
-                    case .transition(let transition): outcome = source.take(transition)
-                    default: continue
-                    }
+                    guard let outcome = source.take(item) else { continue }
                     if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time)) }
                     // A transition is an event when a rule waits for it; the
                     // place's other dwells only keep its state.
