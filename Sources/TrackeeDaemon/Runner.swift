@@ -61,12 +61,10 @@ public struct Runner: Sendable {
                        inside: @autoclosure () -> Set<String>? = nil) throws
         -> [Report]
     {
-        // Most fixes' transitions are at places no rule watches: no state to read.
-        guard automation.engine.considers(event, zone: zone) else { return [] }
-        let snapshot = Snapshot(
-            zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
-            lastFired: try store.lastFirings(), inside: try inside() ?? store.placesInside())
-        return automation.engine.evaluate(event, snapshot: snapshot).map { carryOut($0, now: now, timed: event.isTimed) }
+        try automation.engine.evaluate(event, zone: zone) {
+            Snapshot(zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
+                     lastFired: try store.lastFirings(), inside: try inside() ?? store.placesInside())
+        }.map { carryOut($0, now: now, timed: event.isTimed) }
     }
 
     /// Records one firing and, if it is new, performs its side effects.

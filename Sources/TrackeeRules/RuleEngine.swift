@@ -52,8 +52,16 @@ public struct RuleEngine: Sendable {
     /// `snapshot.zone` and it is not cooling down (`event.time` earlier
     /// than its last firing plus its cooldown).
     public func evaluate(_ event: TriggerEvent, snapshot: Snapshot) -> [Firing] {
-        let candidates = candidates(for: event, zone: snapshot.zone)
+        evaluate(event, zone: snapshot.zone) { snapshot }
+    }
+
+    /// ``evaluate(_:snapshot:)`` with the state read only when a rule waits
+    /// for `event`: most of a feed's transitions are at places no rule
+    /// watches, and reading the state costs more than deciding that.
+    public func evaluate(_ event: TriggerEvent, zone: Zone, snapshot read: () throws -> Snapshot) rethrows -> [Firing] {
+        let candidates = candidates(for: event, zone: zone)
         guard !candidates.isEmpty else { return [] }
+        let snapshot = try read()
         let moment = Moment(event.time, snapshot)
         return candidates.compactMap { index in
             let rule = rules[index]
