@@ -171,7 +171,8 @@ import Testing
     static func rootPage(of table: String, in data: Data) throws -> Int {
         let path = FileManager.default.temporaryDirectory.path + "/trackee-rootpage-\(UUID().uuidString).sqlite3"
         try data.write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A WAL store opened read-only still leaves its -wal and -shm files.
+        defer { for file in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: file) } }
         var config = Configuration()
         config.readonly = true
         let page = try DatabaseQueue(path: path, configuration: config).read { db in
