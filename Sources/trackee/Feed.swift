@@ -123,54 +123,10 @@ struct FeedRun {
 
     /// Reads one input to its end, line by line (GPX by chunks).
     mutating func read(fd: Int32, name: String, format: FeedFormat) throws {
-        var reader = ChunkReader(fd: fd)
-        let first = reader.peekFirstNonSpace()
-        if format == .gpx || (format == .auto && first == UInt8(ascii: "<")) {
-            var decoder = GPXDecoder(now: session.now)
-            var items: [FeedItem] = []
-            var lines: [Int] = []
-            while let chunk = reader.nextChunk() {
-                chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items, lines: &lines) }
-                for (item, line) in zip(items, lines) { try take(CollectionOfOne(item), line: line, name: name) }
-                items.removeAll(keepingCapacity: true)
-                lines.removeAll(keepingCapacity: true)
-            }
-            decoder.finish(into: &items, lines: &lines)
-            for (item, line) in zip(items, lines) { try take(CollectionOfOne(item), line: line, name: name) }
-            counts.lines += decoder.linesRead
-            return
+        let session = session
+        counts.lines += try FeedInput.read(fd: fd, format: format, now: session.now, clock: session.currentTime) {
+            try take($0, line: $1, name: name)
         }
-        var decoder = FeedDecoder(format: format, now: session.now)
-        var items: [FeedItem] = []
-        var number = 0
-        var failure: (any Error)?
-        reader.forEachLine { line in
-            number += 1
-            // A feed from a pipe can run for days: "more than a day ahead"
-            // is judged against the time now, looked up now and then.
-            if number & 1023 == 0 { decoder.now = session.currentTime() }
-            decoder.line(line, number: number, into: &items)
-            if !items.isEmpty {
-                do { try take(items, decoder.earlier, line: number, name: name) } catch {
-                    failure = error
-                    return false
-                }
-                items.removeAll(keepingCapacity: true)
-            }
-            return true
-        }
-        if let failure { throw failure }
-        counts.lines += number
-        decoder.finish(into: &items)
-        try take(items, decoder.earlier, line: number, name: name)
-    }
-
-    /// Items of one line, the first `earlier.count` of them from an earlier
-    /// line (an NMEA epoch the line completed).
-    private mutating func take(_ items: [FeedItem], _ earlier: (count: Int, line: Int), line: Int, name: String) throws {
-        if earlier.count == 0 { return try take(items, line: line, name: name) }
-        try take(items[..<earlier.count], line: earlier.line, name: name)
-        try take(items[earlier.count...], line: line, name: name)
     }
 
     private mutating func take(_ items: some Collection<FeedItem>, line: Int, name: String) throws {
@@ -247,6 +203,63 @@ struct FeedRun {
                          + "\(ignored) ignored" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
                          + ", \(counts.transitions) transition\(counts.transitions == 1 ? "" : "s"), "
                          + "\(counts.fired) rule\(counts.fired == 1 ? "" : "s") fired" + (dryRun ? " (dry run)" : ""))
+    }
+}
+
+/// One input's feed items, each with the line it comes from: lines through
+/// ``FeedDecoder`` (an NMEA epoch's items with the line that gave them),
+/// or a GPX document through ``GPXDecoder`` (a point's items with the line
+/// of its start tag). Serves `feed` and `simulate --feed`.
+enum FeedInput {
+    /// Reads `fd` to its end and returns how many lines it had. `now`
+    /// judges fixes from the future; `clock` moves it on now and then, for
+    /// a pipe that runs for days. Inlined, so a feed's per-line `body` is
+    /// a direct call.
+    @inline(__always)
+    static func read(fd: Int32, format: FeedFormat, now: Instant, clock: () -> Instant,
+                     _ body: (ArraySlice<FeedItem>, Int) throws -> Void) throws -> Int {
+        var reader = ChunkReader(fd: fd)
+        var items: [FeedItem] = []
+        if format == .gpx || (format == .auto && reader.peekFirstNonSpace() == UInt8(ascii: "<")) {
+            var decoder = GPXDecoder(now: now)
+            var lines: [Int] = []
+            var done = false
+            while !done {
+                if let chunk = reader.nextChunk() {
+                    chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items, lines: &lines) }
+                } else {
+                    decoder.finish(into: &items, lines: &lines)
+                    done = true
+                }
+                for (index, line) in lines.enumerated() { try body(items[index...index], line) }
+                items.removeAll(keepingCapacity: true)
+                lines.removeAll(keepingCapacity: true)
+            }
+            return decoder.linesRead
+        }
+        var decoder = FeedDecoder(format: format, now: now)
+        var number = 0
+        var atEnd = false
+        while !atEnd {
+            // Up to the next line that gives items, or to the end.
+            reader.forEachLine { line in
+                number += 1
+                if number & 1023 == 0 { decoder.now = clock() }
+                decoder.line(line, number: number, into: &items)
+                return items.isEmpty
+            }
+            if items.isEmpty {
+                decoder.finish(into: &items)
+                atEnd = true
+            }
+            // The first `earlier.count` items come from an earlier line (an
+            // NMEA epoch this line completed).
+            let earlier = decoder.earlier
+            if earlier.count > 0 { try body(items[..<earlier.count], earlier.line) }
+            if earlier.count < items.count { try body(items[earlier.count...], number) }
+            items.removeAll(keepingCapacity: true)
+        }
+        return number
     }
 }
 

@@ -99,8 +99,10 @@ extension Trackee {
             defer { close(fd) }
             var source = PlaceSource(automation, stored: [], defaultAccuracy: session.settings.defaultAccuracy)
             var steps: [Step] = []
-            var items: [FeedItem] = []
-            func take(_ items: [FeedItem]) {
+            // A simulated window may lie ahead: fixes count as from the
+            // future only beyond a day after it, not after now.
+            let recorded = max(session.now, to)
+            _ = try FeedInput.read(fd: fd, format: .auto, now: recorded, clock: { recorded }) { items, _ in
                 for item in items {
                     guard let outcome = source.take(item) else { continue }
                     if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time)) }
@@ -111,31 +113,6 @@ extension Trackee {
                     }.map(Step.trigger)
                 }
             }
-            // A simulated window may lie ahead: fixes count as from the
-            // future only beyond a day after it, not after now.
-            let recorded = max(session.now, to)
-            var reader = ChunkReader(fd: fd)
-            if reader.peekFirstNonSpace() == UInt8(ascii: "<") {
-                var decoder = GPXDecoder(now: recorded)
-                while let chunk = reader.nextChunk() {
-                    chunk.withUnsafeBufferPointer { decoder.consume($0, into: &items) }
-                    take(items)
-                    items.removeAll(keepingCapacity: true)
-                }
-                decoder.finish(into: &items)
-            } else {
-                var decoder = FeedDecoder(format: .auto, now: recorded)
-                var number = 0
-                reader.forEachLine { line in
-                    number += 1
-                    decoder.line(line, number: number, into: &items)
-                    take(items)
-                    items.removeAll(keepingCapacity: true)
-                    return true
-                }
-                decoder.finish(into: &items)
-            }
-            take(items)
             return steps
         }
 
