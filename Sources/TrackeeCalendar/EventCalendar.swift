@@ -19,14 +19,19 @@ public struct EventCalendar: Sendable {
     public let name: String
     /// The local zone: DATE and floating times are read on its clock.
     public let zone: Zone
-    /// Events without recurrence, by start.
-    private let singles: [CalendarOccurrence]
+    /// Events without recurrence, by start, each with its UID's rank.
+    private let singles: [(occurrence: CalendarOccurrence, rank: Int32)]
     private let longestSingle: Int64
-    private let series: [Series]
+    /// Series with their UID's rank.
+    private let series: [(series: Series, rank: Int32)]
 
-    init(name: String, zone: Zone, components: [EventComponent]) {
+    /// What reading each file again needs, by path (see ``load(name:path:zone:remember:rereading:)``).
+    let memos: [String: FileMemo]
+
+    init(name: String, zone: Zone, components: [EventComponent], memos: [String: FileMemo] = [:]) {
         self.name = name
         self.zone = zone
+        self.memos = memos
         // Components by UID, in the order UIDs first appear.
         var groups: [[EventComponent]] = []
         var groupOf: [String: Int] = [:]
@@ -39,27 +44,36 @@ public struct EventCalendar: Sendable {
                 groups.append([c])
             }
         }
-        let all = groups
-        let parts = Parallel.map(count: all.count, minimum: 1024) { slice -> ([CalendarOccurrence], [Series]) in
-            var singles: [CalendarOccurrence] = []
-            var series: [Series] = []
-            for group in all[slice] {
+        // Each UID's place in UID order, so that sorting occurrences that
+        // start together compares two integers rather than two strings.
+        var ranks = [Int32](repeating: 0, count: groups.count)
+        for (rank, group) in groups.indices.sorted(by: { groups[$0][0].uid < groups[$1][0].uid }).enumerated() {
+            ranks[group] = Int32(rank)
+        }
+        let (all, rankOf) = (groups, ranks)
+        let parts = Parallel.map(count: all.count, minimum: 1024) {
+            slice -> ([(occurrence: CalendarOccurrence, rank: Int32)], [(series: Series, rank: Int32)]) in
+            var singles: [(occurrence: CalendarOccurrence, rank: Int32)] = []
+            var series: [(series: Series, rank: Int32)] = []
+            for index in slice {
+                let group = all[index]
                 let s = Series(uid: group[0].uid, components: group, calendar: name, local: zone)
                 if s.isSingle, let master = s.master {
                     let start = master.start.instant(local: zone)
-                    singles += s.occurrences(from: start, to: start + 1, calendar: name, local: zone)
+                    for o in s.occurrences(from: start, to: start + 1, calendar: name, local: zone) {
+                        singles.append((o, rankOf[index]))
+                    }
                 } else {
-                    series.append(s)
+                    series.append((s, rankOf[index]))
                 }
             }
             return (singles, series)
         }
         var singles = parts.flatMap(\.0)
-        let series = parts.flatMap(\.1)
-        singles.sort { $0.start < $1.start }
+        singles.sort { $0.occurrence.start < $1.occurrence.start }
         self.singles = singles
-        longestSingle = singles.map { $0.end - $0.start }.max() ?? 0
-        self.series = series
+        longestSingle = singles.map { $0.occurrence.end - $0.occurrence.start }.max() ?? 0
+        self.series = parts.flatMap(\.1)
     }
 
     /// How many VEVENTs with distinct UIDs the calendar holds.
@@ -72,42 +86,59 @@ public struct EventCalendar: Sendable {
     /// only look for the earliest or test each.
     public func occurrences(from: Instant, to: Instant, sorted: Bool = true) -> [CalendarOccurrence] {
         guard from < to else { return [] }
-        var result: [CalendarOccurrence] = []
+        // The singles in the window, then each slice of series: sorted, the
+        // occurrences are copied once, from these parts to the result.
+        var window: [(occurrence: CalendarOccurrence, rank: Int32)] = []
         var i = firstSingle(startingAtOrAfter: from - longestSingle)
-        while i < singles.count, singles[i].start < to {
-            if Series.overlaps(singles[i], from: from, to: to) { result.append(singles[i]) }
+        while i < singles.count, singles[i].occurrence.start < to {
+            if Series.overlaps(singles[i].occurrence, from: from, to: to) { window.append(singles[i]) }
             i += 1
         }
-        result += expandSeries(from: from, to: to)
-        guard sorted else { return result }
-        // By start, through plain keys (moving occurrences costs a retain
-        // each); ties, which are few, by UID and then recurrence id.
-        var keys = result.indices.map { (start: result[$0].start.seconds, index: Int32($0)) }
-        keys.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
-        var first = 0
-        while first < keys.count {
-            var end = first + 1
-            while end < keys.count && keys[end].start == keys[first].start { end += 1 }
-            if end > first + 1 {
-                keys[first..<end].sort { (a: (start: Int64, index: Int32), b: (start: Int64, index: Int32)) -> Bool in
-                    let x = result[Int(a.index)]
-                    let y = result[Int(b.index)]
-                    if x.uid != y.uid { return x.uid < y.uid }
-                    return (x.recurrenceID?.instant(in: zone) ?? x.start) < (y.recurrenceID?.instant(in: zone) ?? y.start)
-                }
+        let parts = [window] + expandSeries(from: from, to: to)
+
+        guard sorted else { return parts.flatMap { $0.map(\.occurrence) } }
+        // By start, then UID, through plain keys (moving occurrences costs
+        // a retain each); ties of one UID, which are few, by recurrence id.
+        var keys: [(start: Int64, rank: Int32, part: Int32, index: Int32)] = []
+        keys.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for (p, part) in parts.enumerated() {
+            for (index, o) in part.enumerated() {
+                keys.append((o.occurrence.start.seconds, o.rank, Int32(p), Int32(index)))
             }
-            first = end
         }
-        return keys.map { result[Int($0.index)] }
+        let zone = zone
+        return Self.withBuffers(parts) { parts in
+            keys.sort { a, b in
+                if a.start != b.start { return a.start < b.start }
+                if a.rank != b.rank { return a.rank < b.rank }
+                let x = parts[Int(a.part)][Int(a.index)].occurrence
+                let y = parts[Int(b.part)][Int(b.index)].occurrence
+                let (u, v) = (x.recurrenceID?.instant(in: zone) ?? x.start, y.recurrenceID?.instant(in: zone) ?? y.start)
+                return u != v ? u < v : (a.part, a.index) < (b.part, b.index)
+            }
+            return keys.map { parts[Int($0.part)][Int($0.index)].occurrence }
+        }
     }
 
-    /// Every series' occurrences in the window, the series of a large
-    /// calendar spread over the processors.
-    private func expandSeries(from: Instant, to: Instant) -> [CalendarOccurrence] {
+    /// `body` given the elements of every array in `arrays` in place,
+    /// so reading one does not retain the array it is in.
+    private static func withBuffers<T, R>(_ arrays: [[T]], _ taken: [UnsafeBufferPointer<T>] = [],
+                                          _ body: ([UnsafeBufferPointer<T>]) -> R) -> R {
+        guard taken.count < arrays.count else { return body(taken) }
+        return arrays[taken.count].withUnsafeBufferPointer { withBuffers(arrays, taken + [$0], body) }
+    }
+
+    /// Every series' occurrences in the window, with their UID's rank, one
+    /// part per slice of series, the slices spread over the processors.
+    private func expandSeries(from: Instant, to: Instant) -> [[(occurrence: CalendarOccurrence, rank: Int32)]] {
         let (all, calendarName, local) = (series, name, zone)
         return Parallel.map(count: all.count, minimum: 256) { slice in
-            all[slice].flatMap { $0.occurrences(from: from, to: to, calendar: calendarName, local: local) }
-        }.flatMap { $0 }
+            var found: [(occurrence: CalendarOccurrence, rank: Int32)] = []
+            for (series, rank) in all[slice] {
+                series.forEachOccurrence(from: from, to: to, calendar: calendarName, local: local) { found.append(($0, rank)) }
+            }
+            return found
+        }
     }
 
     private func firstSingle(startingAtOrAfter t: Instant) -> Int {
@@ -115,7 +146,7 @@ public struct EventCalendar: Sendable {
         var high = singles.count
         while low < high {
             let mid = (low + high) / 2
-            if singles[mid].start < t { low = mid + 1 } else { high = mid }
+            if singles[mid].occurrence.start < t { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -128,7 +159,13 @@ extension EventCalendar {
     /// files and files not ending in `.ics` are skipped). Any problem in
     /// any file is an error naming the file and line; nothing partial is
     /// returned.
-    public static func load(name: String, path: String, zone: Zone) throws(CalendarError) -> EventCalendar {
+    ///
+    /// `remember` keeps what is needed to read the calendar again quickly;
+    /// `rereading` is the same calendar as read before with it (the
+    /// daemon's last good copy): only the events whose text changed since
+    /// are parsed again. The result is the same as a first read's.
+    public static func load(name: String, path: String, zone: Zone, remember: Bool = false,
+                            rereading previous: EventCalendar? = nil) throws(CalendarError) -> EventCalendar {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw CalendarError(file: path, line: 0, message: "no such calendar file or folder")
@@ -139,29 +176,39 @@ extension EventCalendar {
         } else {
             files = [path]
         }
+        let before = previous?.zone == zone ? previous?.memos ?? [:] : [:]
         var components: [EventComponent] = []
+        var memos: [String: FileMemo] = [:]
         for file in files {
-            components += try read(file: file, zone: zone)
+            guard let bytes = FileBytes.read(file) else {
+                throw CalendarError(file: file, line: 0, message: "cannot read the file (\(String(cString: strerror(errno))))")
+            }
+            if let again = before[file]?.reread(bytes) {
+                components += again.components
+                memos[file] = again.memo
+                continue
+            }
+            let read = try Self.components(bytes, file: file, zone: zone, remember: remember)
+            components += read.components
+            memos[file] = read.memo
         }
-        return EventCalendar(name: name, zone: zone, components: components)
+        return EventCalendar(name: name, zone: zone, components: components, memos: memos)
     }
 
     /// Parses one iCalendar text; `file` names it in errors.
     public static func parse(_ bytes: [UInt8], file: String, name: String, zone: Zone) throws(CalendarError) -> EventCalendar {
-        EventCalendar(name: name, zone: zone, components: try components(bytes, file: file, zone: zone))
+        EventCalendar(name: name, zone: zone, components: try components(bytes, file: file, zone: zone).components)
     }
 
-    private static func read(file: String, zone: Zone) throws(CalendarError) -> [EventComponent] {
-        guard let bytes = FileBytes.read(file) else {
-            throw CalendarError(file: file, line: 0, message: "cannot read the file (\(String(cString: strerror(errno))))")
-        }
-        return try components(bytes, file: file, zone: zone)
-    }
-
-    static func components(_ bytes: [UInt8], file: String, zone: Zone) throws(CalendarError) -> [EventComponent] {
+    /// The events of one file, in file order, and with `remember` what
+    /// reading it again needs.
+    static func components(_ bytes: [UInt8], file: String, zone: Zone, remember: Bool = false) throws(CalendarError)
+        -> (components: [EventComponent], memo: FileMemo?)
+    {
         do throws(LineError) {
             let roots = try Component.tree(try ContentLineScanner.scan(bytes))
             var events: [EventComponent] = []
+            var memo: FileMemo?
             let base = file.split(separator: "/").last.map(String.init) ?? file
             var anonymous = 0
             for root in roots {
@@ -172,7 +219,7 @@ extension EventCalendar {
                 // Events without a UID are named after the file and their place in it.
                 var vevents: [(component: Component, anonymous: String?)] = []
                 for child in root.children where child.name == "VEVENT" {
-                    let hasUID = !(child.property("UID")?.value.isEmpty ?? true)
+                    let hasUID = child.hasUID
                     if !hasUID { anonymous += 1 }
                     vevents.append((child, hasUID ? nil : "\(base)#\(anonymous)"))
                 }
@@ -196,8 +243,9 @@ extension EventCalendar {
                     case .failure(let error): throw error
                     }
                 }
+                if remember { memo = FileMemo.remembering(bytes, roots: roots, reader: reader, components: events) }
             }
-            return events
+            return (events, memo)
         } catch {
             throw CalendarError(file: file, line: error.line, message: error.message)
         }

@@ -96,8 +96,16 @@ struct Series: Sendable {
     /// The occurrences that overlap `[from, to)`, in no particular order.
     func occurrences(from: Instant, to: Instant, calendar: String, local: Zone) -> [CalendarOccurrence] {
         var result: [CalendarOccurrence] = []
+        forEachOccurrence(from: from, to: to, calendar: calendar, local: local) { result.append($0) }
+        return result
+    }
+
+    /// ``occurrences(from:to:calendar:local:)`` handed to `body` one by one.
+    @inline(__always)
+    func forEachOccurrence(from: Instant, to: Instant, calendar: String, local: Zone, _ body: (CalendarOccurrence) -> Void) {
         if let master {
             let zone = master.start.zone(local: local)
+            let masterText = text(of: master, calendar: calendar)
             let lo = from - longest - max(0, shifts.latest)
             let hi = to - min(0, shifts.earliest)
             for instance in instances(of: master, from: lo, through: hi, local: local)
@@ -107,23 +115,22 @@ struct Series: Sendable {
                 let occurrence: CalendarOccurrence
                 if !ranges.isEmpty, let range = ranges.last(where: { $0.from < instance.start }) {
                     let wall = zone.localDateTime(instance.start).secondsSinceEpoch + range.shift
-                    occurrence = make(range.override, calendar: calendar, id: instance.id,
+                    occurrence = make(range.override, text: text(of: range.override, calendar: calendar), id: instance.id,
                                       start: zone.instant(for: LocalDateTime(secondsSinceEpoch: wall)),
                                       length: instance.length ?? range.override.effectiveLength, status: master.status, local: local)
                 } else {
-                    occurrence = make(master, calendar: calendar, id: master.recurs ? instance.id : nil, start: instance.start,
+                    occurrence = make(master, text: masterText, id: master.recurs ? instance.id : nil, start: instance.start,
                                       length: instance.length ?? master.effectiveLength, status: master.status, local: local)
                 }
-                if Self.overlaps(occurrence, from: from, to: to) { result.append(occurrence) }
+                if Self.overlaps(occurrence, from: from, to: to) { body(occurrence) }
             }
         }
         for (id, c) in overrides {
             let status = master?.status == .cancelled ? .cancelled : c.status
-            let occurrence = make(c, calendar: calendar, id: id, start: c.start.instant(local: local),
+            let occurrence = make(c, text: text(of: c, calendar: calendar), id: id, start: c.start.instant(local: local),
                                   length: c.length ?? master?.effectiveLength ?? c.effectiveLength, status: status, local: local)
-            if Self.overlaps(occurrence, from: from, to: to) { result.append(occurrence) }
+            if Self.overlaps(occurrence, from: from, to: to) { body(occurrence) }
         }
-        return result
     }
 
     /// One instance before overrides: its recurrence id, original start,
@@ -179,7 +186,14 @@ struct Series: Sendable {
         return result
     }
 
-    private func make(_ c: EventComponent, calendar: String, id: RecurrenceID?, start: Instant, length: EventLength,
+    /// The text `c`'s occurrences share.
+    private func text(of c: EventComponent, calendar: String) -> CalendarOccurrence.EventText {
+        texts[ObjectIdentifier(c)]
+            ?? CalendarOccurrence.EventText(calendar: calendar, uid: uid, summary: c.summary, description: c.description,
+                                            location: c.location, categories: c.categories)
+    }
+
+    private func make(_ c: EventComponent, text: CalendarOccurrence.EventText, id: RecurrenceID?, start: Instant, length: EventLength,
                       status: CalendarOccurrence.Status, local: Zone) -> CalendarOccurrence {
         let end: Instant
         if c.start.isDate, case .nominal(let d) = length, d.seconds == 0 {
@@ -187,9 +201,6 @@ struct Series: Sendable {
         } else {
             end = max(start, length.end(from: start, zone: c.start.zone(local: local)))
         }
-        let text = texts[ObjectIdentifier(c)]
-            ?? CalendarOccurrence.EventText(calendar: calendar, uid: uid, summary: c.summary, description: c.description,
-                                            location: c.location, categories: c.categories)
         return CalendarOccurrence(text: text, recurrenceID: id, start: start, end: end, allDay: c.start.isDate, status: status)
     }
 

@@ -78,12 +78,15 @@ public actor DaemonCore {
 
     /// Reads one calendar. On success it replaces the last good contents;
     /// on failure the error is logged once, and the last good contents (if
-    /// the path is the same) stay in force.
+    /// the path is the same) stay in force. Read again, only the events
+    /// whose text changed are parsed.
     private func readCalendar(_ source: CalendarSource) {
         let path = XDGDirectories.expandingHome(source.path, environment: runner.environment)
         fileWatch?.watch(Self.watchedFolder(path))
         do {
-            calendars[source.name] = (path, try EventCalendar.load(name: source.name, path: path, zone: runner.zone))
+            let previous = calendars[source.name].flatMap { $0.path == path ? $0.calendar : nil }
+            calendars[source.name] = (path, try EventCalendar.load(name: source.name, path: path, zone: runner.zone,
+                                                                    remember: true, rereading: previous))
         } catch {
             let kept = calendars[source.name]?.path == path
             if !kept { calendars[source.name] = nil }

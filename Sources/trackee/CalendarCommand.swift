@@ -102,30 +102,37 @@ extension Trackee {
             }
 
             /// The JSON of an event's text, written once per event rather
-            /// than once per occurrence.
+            /// than once per occurrence, into one buffer: the calendar's
+            /// name, then the rest of the object from the summary on.
             struct TextFragments {
-                private var known: [ObjectIdentifier: (calendar: [UInt8], rest: [UInt8])] = [:]
+                private var known: [ObjectIdentifier: (start: Int, calendar: Int, end: Int)] = [:]
+                private var buffer = ExportBuffer(capacity: 1 << 16)
 
-                mutating func of(_ text: CalendarOccurrence.EventText) -> (calendar: [UInt8], rest: [UInt8]) {
-                    if let fragments = known[ObjectIdentifier(text)] { return fragments }
-                    var calendar = ExportBuffer(capacity: 64)
-                    calendar.writeJSONString(text.calendar)
-                    var rest = ExportBuffer(capacity: 128)
-                    rest.write(literal: "\",\"summary\":")
-                    rest.writeJSONString(text.summary)
-                    rest.write(literal: ",\"uid\":")
-                    rest.writeJSONString(text.uid)
-                    rest.write(byte: UInt8(ascii: "}"))
-                    let fragments = (calendar.bytes, rest.bytes)
-                    known[ObjectIdentifier(text)] = fragments
-                    return fragments
+                /// Where `text`'s calendar name (`start..<calendar`) and the
+                /// rest of its object (`calendar..<end`) are in the buffer.
+                mutating func place(of text: CalendarOccurrence.EventText) -> (start: Int, calendar: Int, end: Int) {
+                    if let known = known[ObjectIdentifier(text)] { return known }
+                    let start = buffer.bytes.count
+                    buffer.writeJSONString(text.calendar)
+                    let middle = buffer.bytes.count
+                    buffer.write(literal: "\",\"summary\":")
+                    buffer.writeJSONString(text.summary)
+                    buffer.write(literal: ",\"uid\":")
+                    buffer.writeJSONString(text.uid)
+                    buffer.write(byte: UInt8(ascii: "}"))
+                    known[ObjectIdentifier(text)] = (start, middle, buffer.bytes.count)
+                    return (start, middle, buffer.bytes.count)
+                }
+
+                func append(_ range: Range<Int>, to out: inout ExportBuffer) {
+                    buffer.bytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
                 }
             }
 
             private static func write(_ o: CalendarOccurrence, zone: Zone, texts: inout TextFragments, to out: inout ExportBuffer) {
-                let text = texts.of(o.text)
+                let text = texts.place(of: o.text)
                 out.write(literal: o.allDay ? "{\"all_day\":true,\"calendar\":" : "{\"all_day\":false,\"calendar\":")
-                out.bytes.append(contentsOf: text.calendar)
+                texts.append(text.start..<text.calendar, to: &out)
                 out.write(literal: ",\"end\":\"")
                 out.writeISO8601(o.end, in: zone)
                 out.write(literal: "\",\"recurrence_id\":")
@@ -140,7 +147,7 @@ extension Trackee {
                 out.writeISO8601(o.start, in: zone)
                 out.write(literal: "\",\"status\":\"")
                 out.write(o.status.rawValue)
-                out.bytes.append(contentsOf: text.rest)
+                texts.append(text.calendar..<text.end, to: &out)
             }
         }
     }
