@@ -274,6 +274,7 @@ struct RuleWalk {
 
     /// ``walls(from:through:)`` for a rule with a pattern: the first
     /// span's instances moved by whole spans, from the span before `low`.
+    /// Compared as wall seconds, each wall is turned into a date once.
     private func repeating(_ pattern: (days: Int, walls: [LocalDateTime]), low: LocalDateTime, high: LocalDateTime)
         -> [LocalDateTime]
     {
@@ -281,15 +282,17 @@ struct RuleWalk {
         guard perSpan > 0 else { return [] }
         let elapsed = low.date.daysSinceEpoch - start.value.local.date.daysSinceEpoch
         var span = max(0, Int(elapsed) / pattern.days - 1)
+        let bases = pattern.walls.map(\.secondsSinceEpoch)
+        let (lowSeconds, highSeconds) = (low.secondsSinceEpoch, high.secondsSinceEpoch)
+        let untilSeconds = untilWall?.secondsSinceEpoch ?? .max
+        let spanSeconds = Int64(pattern.days) * 86_400
         var walls: [LocalDateTime] = []
         while true {
-            for (index, base) in pattern.walls.enumerated() {
+            for (index, base) in bases.enumerated() {
                 if rule.count > 0 && span * perSpan + index >= rule.count { return walls }
-                let wall = LocalDateTime(date: base.date.adding(days: span * pattern.days), hour: base.hour,
-                                         minute: base.minute, second: base.second)
-                if wall > high { return walls }
-                if let untilWall, wall > untilWall { return walls }
-                if wall >= low { walls.append(wall) }
+                let wall = base + Int64(span) * spanSeconds
+                if wall > highSeconds || wall > untilSeconds { return walls }
+                if wall >= lowSeconds { walls.append(LocalDateTime(secondsSinceEpoch: wall)) }
             }
             span += 1
         }
