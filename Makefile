@@ -14,6 +14,11 @@ ICU_MAJOR = $(firstword $(subst ., ,$(shell pkg-config --modversion icu-uc 2>/de
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -static-executable -Xlinker -no-pie $(STATIC_LIBS) \
 	-Xlinker --wrap=ucal_open_$(ICU_MAJOR)
 BIN = .build/release/trackee
+# trackee-sync (what `trackee sync` runs to talk to Clockify and Toggl
+# Track) links libcurl, so it is an ordinary dynamic executable, built in a
+# scratch folder of its own (the static build's flags would rebuild
+# everything) and put next to trackee.
+SYNC_BIN = .build/release/trackee-sync
 
 .PHONY: all deps build demo test bench conformance install uninstall clean
 
@@ -24,6 +29,8 @@ deps:
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product trackee
+	$(SWIFT) build -c release --scratch-path .build-sync --product trackee-sync
+	cp .build-sync/release/trackee-sync $(SYNC_BIN)
 
 demo: build
 	@scripts/demo.sh $(BIN)
@@ -46,7 +53,7 @@ test: deps
 		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars
 
 bench: build
-	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc
+	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
@@ -58,6 +65,8 @@ bench: build
 	@python3 bench/calendar/daemon.py $(BIN) bench/out/calendar/calendar.ics bench/out/calendar
 	@echo "== location: feed throughput per format beside wc -l, feed memory, a live 1 Hz feed into trackee run"
 	@bench/location/run.sh $(BIN)
+	@echo "== sync: pushing 10,000 queued entries to a local Clockify fake that answers at once"
+	@bench/sync/run.sh $(BIN)
 
 # Recurrence expansion checked against the recurring-ical-events package on
 # the calendars its test suite ships (README: "Calendar conformance").
@@ -72,12 +81,13 @@ conformance: deps
 
 install: build
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/trackee
+	install -D -m 0755 $(SYNC_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-sync
 	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
 	install -D -m 0644 man/trackee-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/trackee $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1 \
+	rm -f $(DESTDIR)$(PREFIX)/bin/trackee $(DESTDIR)$(PREFIX)/bin/trackee-sync $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-sync

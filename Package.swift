@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "trackee", targets: ["trackee"]),
+        .executable(name: "trackee-sync", targets: ["trackee-sync"]),
         .library(name: "TrackeeCore", targets: ["TrackeeCore"]),
         .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
         .library(name: "TrackeeSchedule", targets: ["TrackeeSchedule"]),
@@ -27,6 +28,12 @@ let package = Package(
         .target(name: "CLibicalZoneFix"),
         .target(name: "TrackeeCalendar", dependencies: ["TrackeeCore", "CLibical", "CLibicalZoneFix"]),
         .target(name: "TrackeeLocation", dependencies: ["TrackeeCore"]),
+        // Pushing to Clockify and Toggl Track: libcurl, in a second,
+        // dynamically linked executable that `trackee sync` runs, so the
+        // static `trackee` carries none of it.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "TrackeeSync", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
+        .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
@@ -71,6 +78,7 @@ let package = Package(
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),
         .testTarget(name: "TrackeeLocationTests", dependencies: ["TrackeeCore", "TrackeeLocation", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
+        .testTarget(name: "TrackeeSyncTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync", "TrackeeTestSupport"]),
         .testTarget(
             name: "TrackeeCLITests",
             dependencies: [

@@ -146,19 +146,22 @@ struct ReloadService: Service {
 /// `trackee run`: schedules, event lines and reloads as services of one
 /// group, which SIGTERM and SIGINT shut down gracefully.
 public enum Daemon {
-    public static func run(core: DaemonCore, directories: [String], zone: Zone, logger: Logger) async throws {
+    /// `sync`: how to push the outbox, when the settings name targets.
+    public static func run(core: DaemonCore, directories: [String], zone: Zone, logger: Logger, sync: SyncDrain? = nil) async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let watch = FileWatch(logger: logger)
         for directory in directories { watch.watch(directory) }
         await core.watching(watch, ruleDirectories: directories)
         try await core.start()
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: ScheduleService(core: core)),
+            .init(service: EventLineService(core: core, logger: logger, zone: zone), successTerminationBehavior: .ignore),
+            .init(service: ReloadService(core: core, hangups: hangups, changes: watch.changes),
+                  successTerminationBehavior: .ignore),
+        ]
+        if let sync { services.append(.init(service: SyncDrainService(drain: sync, logger: logger))) }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [
-                .init(service: ScheduleService(core: core)),
-                .init(service: EventLineService(core: core, logger: logger, zone: zone), successTerminationBehavior: .ignore),
-                .init(service: ReloadService(core: core, hangups: hangups, changes: watch.changes),
-                      successTerminationBehavior: .ignore),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 5
+    static let version = 6
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -210,6 +210,25 @@ enum Schema {
                     PRIMARY KEY (target, entry_id)
                 );
                 PRAGMA user_version = 5;
+                """)
+        }
+        migrator.registerMigration("v6-sync-sent") { db in
+            try db.execute(sql: """
+                -- What was last sent for an entry (its start, end and
+                -- description there): a create whose answer was lost is
+                -- looked for by these, even once the entry is deleted
+                -- here, and an entry changed there since is told apart
+                -- from one trackee last wrote.
+                ALTER TABLE remote_entry ADD COLUMN sent_start INTEGER;
+                ALTER TABLE remote_entry ADD COLUMN sent_end INTEGER;
+                ALTER TABLE remote_entry ADD COLUMN sent_description TEXT;
+                -- A target the service could not be reached for is tried
+                -- again at `retry_at`, after `failures` failures in a row
+                -- (exponential backoff for the whole target: an entry
+                -- queued while it is offline waits with the others).
+                ALTER TABLE sync_target ADD COLUMN retry_at INTEGER;
+                ALTER TABLE sync_target ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+                PRAGMA user_version = 6;
                 """)
         }
         return migrator

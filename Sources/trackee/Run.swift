@@ -38,9 +38,19 @@ extension Trackee {
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
                 let zone = session.zone
+                var sync: SyncDrain?
+                if !session.settings.sync.isEmpty {
+                    do {
+                        let job = SyncJob(command: "drain", targets: session.settings.sync, session: session, store: store)
+                        sync = SyncDrain(argv: try job.argv(), environment: environment, store: store)
+                    } catch {
+                        logger.error("sync: \(error); entries stay queued until trackee sync runs")
+                    }
+                }
+                let drain = sync
                 Task {
                     do {
-                        try await Daemon.run(core: core, directories: directories, zone: zone, logger: logger)
+                        try await Daemon.run(core: core, directories: directories, zone: zone, logger: logger, sync: drain)
                     } catch {
                         outcome.failure = "\(error)"
                     }

@@ -2,18 +2,123 @@ import ArgumentParser
 import TrackeeCore
 import TrackeeStore
 
+extension ConflictChoice: ExpressibleByArgument {}
+
 extension Trackee {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Show and fill the queue of entries for Clockify and Toggl Track.",
+            abstract: "Push entries to Clockify and Toggl Track, and show and settle what is queued.",
             discussion: """
                 Every change to a finished entry (added, edited, stopped, deleted, restored by \
                 undo) is recorded in the same transaction, and queued for each target of the \
-                settings' sync: section whose since: covers it. Pushing the queue to the services \
-                is not part of this release; trackee export writes CSV files both import.
+                settings' sync: section whose since: covers it. trackee sync pushes the queue \
+                (trackee run does it by itself); a create whose answer was lost is looked for \
+                at the service and adopted before it is sent again, so no entry arrives twice. \
+                The talking is done by trackee-sync, installed next to trackee.
                 """,
-            subcommands: [Status.self, Backfill.self])
+            subcommands: [Push.self, Check.self, Status.self, Backfill.self, Resolve.self],
+            defaultSubcommand: Push.self)
+
+        struct Push: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "push",
+                abstract: "Push what is queued (the default: trackee sync [TARGET]).",
+                discussion: """
+                    Changes go out in the order they were made. On a terminal a progress line \
+                    shows pushed/total; at the end, per target: pushed, adopted, failed, \
+                    conflicts, still queued. Exit status: 0 when everything due was pushed, 65 \
+                    when the service refused some entries or some are in conflict (see trackee \
+                    sync status), 75 when the service could not be reached or asked to wait (the \
+                    rest stays queued, with backoff), 77 when the token was refused.
+                    """)
+
+            @OptionGroup var common: CommonOptions
+
+            @Argument(help: "A target name from the settings' sync: section (default: all).")
+            var target: String?
+
+            @Flag(help: "List what would be sent, and send nothing.")
+            var dryRun = false
+
+            func run() throws {
+                try Session.run(common) { session in
+                    let targets = try SyncJob.targets(session, named: target)
+                    let store = try session.openStore()
+                    if dryRun {
+                        try SyncJob.dryRun(targets, store: store, session: session)
+                        return
+                    }
+                    try SyncJob(command: "push", targets: targets, session: session, store: store).exec()
+                }
+            }
+        }
+
+        struct Check: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "check",
+                abstract: "Check the token and workspace of each target against its service.",
+                discussion: """
+                    Prints who the token authenticates as, the workspace, and the projects that \
+                    queued entries need and the workspace lacks (created on push when \
+                    create_missing: is on). Sends no entry.
+                    """)
+
+            @OptionGroup var common: CommonOptions
+
+            @Argument(help: "A target name from the settings' sync: section (default: all).")
+            var target: String?
+
+            func run() throws {
+                try Session.run(common) { session in
+                    let targets = try SyncJob.targets(session, named: target)
+                    let store = try session.openStore()
+                    try SyncJob(command: "check", targets: targets, session: session, store: store).exec()
+                }
+            }
+        }
+
+        struct Resolve: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "resolve",
+                abstract: "Settle a conflict: an entry the service no longer has.",
+                discussion: """
+                    --keep local pushes the entry again (created anew at the service); --keep \
+                    remote accepts the service's side: the entry is deleted here too (trackee \
+                    undo brings it back). ENTRY is the id trackee log and sync status show.
+                    """)
+
+            @OptionGroup var common: CommonOptions
+
+            @Argument(help: "The id of the entry in conflict.")
+            var entry: Int64
+
+            @Option(help: "Which side wins: local or remote.")
+            var keep: ConflictChoice
+
+            @Option(help: "The target (default: every target where the entry is in conflict).")
+            var target: String?
+
+            func run() throws {
+                try Session.run(common) { session in
+                    let targets = try SyncJob.targets(session, named: target)
+                    let store = try session.openStore()
+                    var settled: [String] = []
+                    for t in targets where try store.resolveConflict(target: t.name, entryID: entry, keep: keep, now: session.now) {
+                        settled.append(t.name)
+                    }
+                    guard !settled.isEmpty else {
+                        throw CommandFailure.usage("entry \(entry) is in no conflict" + (target.map { " with \($0)" } ?? ""))
+                    }
+                    if session.out.json {
+                        session.out.emit(["entry": "\(entry)", "kept": keep.rawValue, "targets": settled.joined(separator: ",")])
+                    } else {
+                        session.out.line("entry \(entry): kept the \(keep.rawValue) side for \(settled.joined(separator: ", "))"
+                                         + (keep == .local ? "; it is queued again" : ""))
+                    }
+                }
+            }
+        }
 
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -68,11 +173,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let (start, end) = try range.range(session)
-                    guard let setting = session.settings.sync.first(where: { $0.name == target }) else {
-                        let known = session.settings.sync.map(\.name)
-                        throw CommandFailure.usage("no sync target named \"\(target)\"; "
-                                                   + (known.isEmpty ? "the settings name none" : "the settings name " + known.joined(separator: ", ")))
-                    }
+                    let setting = try SyncJob.targets(session, named: target)[0]
                     let store = try session.openStore()
                     let queued = try store.backfill(target: setting.name, from: max(start, setting.since), to: end)
                     if session.out.json {

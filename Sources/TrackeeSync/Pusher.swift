@@ -1,0 +1,226 @@
+import TrackeeCore
+import TrackeeStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One target of the settings, as pushing needs it.
+public struct PushTarget: Sendable {
+    public var name: String
+    /// Local project name to the service's.
+    public var projects: [String: String]
+
+    public init(name: String, projects: [String: String]) {
+        self.name = name
+        self.projects = projects
+    }
+}
+
+/// What a push did.
+public struct PushReport: Sendable, Equatable {
+    public var target: String
+    /// Changes the service confirmed (creates, updates, deletes).
+    public var pushed = 0
+    /// Creates found already there (an earlier push's answer was lost) and
+    /// taken as done.
+    public var adopted = 0
+    /// Changes the service refused, set aside with its message.
+    public var failed = 0
+    /// Updates and deletes of entries the service no longer has.
+    public var conflicts = 0
+    /// Changes left in the queue (due later, or the push stopped).
+    public var queued = 0
+    /// Why the push stopped before the queue was empty, if it did.
+    public var stopped: Stop?
+
+    public enum Stop: Sendable, Equatable {
+        /// The token was refused: nothing more is tried until it changes.
+        case unauthorized(String)
+        /// The service could not be reached or asked to wait; the queue
+        /// is tried again from `retryAt`.
+        case unavailable(String, retryAt: Instant)
+    }
+
+    public init(target: String) { self.target = target }
+}
+
+/// Pushes one target's queue to its service, one change at a time, in the
+/// order the changes were made.
+///
+/// Exactly once: before a create is sent, the store notes that it was
+/// sent; a create noted but never confirmed (the process died, or the
+/// answer was lost) is looked for at the service by its start, end and
+/// description, and adopted if found, before it is sent again. Creates go
+/// out on fresh connections (see ``TimeService/create(_:)``), so no HTTP
+/// layer resends one on its own.
+///
+/// Failures: an unreachable service, a timeout or a 5xx stops the push and
+/// leaves the change queued with exponential backoff and jitter (at most
+/// an hour); 429 waits `Retry-After`; 401/403 stops the target; another
+/// 4xx sets that change aside as failed and goes on; a 404 on an update or
+/// a delete is a conflict.
+public struct Pusher {
+    let store: Store
+    let target: PushTarget
+    let service: TimeService
+    let clock: () -> Instant
+    /// How long a push may wait for a `Retry-After` before it stops and
+    /// leaves the rest for later.
+    let longestWait: Int
+    let sleep: (Int) -> Void
+
+    public init(store: Store, target: PushTarget, service: TimeService, clock: @escaping () -> Instant,
+                longestWait: Int = 60, sleep: @escaping (Int) -> Void = { _ = Glibc.sleep(UInt32($0)) }) {
+        self.store = store
+        self.target = target
+        self.service = service
+        self.clock = clock
+        self.longestWait = longestWait
+        self.sleep = sleep
+    }
+
+    /// The delay before attempt `attempts + 1` of a change that could not
+    /// be pushed: 2^attempts seconds, at most an hour, less up to a fifth
+    /// at random (so many clients do not retry in step).
+    public static func backoff(attempts: Int, random: Double = Double.random(in: 0..<1)) -> Int64 {
+        let base = attempts >= 12 ? 3600 : min(3600, 1 << max(0, attempts))
+        return max(1, Int64((Double(base) * (1 - 0.2 * random)).rounded()))
+    }
+
+    /// Pushes what is due; `progress` hears (done, total) after each change.
+    public func push(progress: (Int, Int) -> Void = { _, _ in }) throws -> PushReport {
+        var report = PushReport(target: target.name)
+        let backoff = try store.targetBackoff(target.name)
+        if let retryAt = backoff.retryAt, retryAt > clock() {
+            // Offline, or asked to wait: nothing goes out before then.
+            report.stopped = .unavailable(backoff.message ?? "waiting", retryAt: retryAt)
+            report.queued = try store.queuedPushes(target: target.name).count
+            return report
+        }
+        let due = try store.duePushes(target: target.name, now: clock(), limit: Int.max)
+        var done = 0
+        progress(0, due.count)
+        for item in due {
+            while true {
+                do {
+                    try apply(item, &report)
+                    break
+                } catch .rateLimited(let after) where (after ?? 1) <= longestWait {
+                    sleep(max(1, after ?? 1))
+                } catch {
+                    if try settle(item, error, &report) {
+                        report.queued = try store.queuedPushes(target: target.name).count
+                        return report
+                    }
+                    break
+                }
+            }
+            done += 1
+            progress(done, due.count)
+        }
+        try store.recordSyncError(target: target.name, message: nil, at: clock())
+        report.queued = try store.queuedPushes(target: target.name).count
+        return report
+    }
+
+    /// Sends one change and records the service's answer.
+    private func apply(_ item: OutboxItem, _ report: inout PushReport) throws(ServiceFailure) {
+        let now = clock()
+        func record(_ body: () throws -> Void) throws(ServiceFailure) {
+            do { try body() } catch { throw .transient("the store: \(error)") }
+        }
+        switch item.operation {
+        case .put:
+            guard let entry = item.entry, let pushed = pushed(entry) else {
+                // Running again, or gone: a later change queues it anew.
+                try record { try store.dropPush(item) }
+                return
+            }
+            let sent = SentEntry(start: pushed.start, end: pushed.end, description: pushed.description)
+            if let remoteID = item.remoteID {
+                try service.update(id: remoteID, pushed)
+                try record { try store.confirmPush(item, remoteID: remoteID, sent: sent, at: now) }
+                report.pushed += 1
+                return
+            }
+            if item.createSent, let previous = item.sent, let found = try lookUp(previous) {
+                // The earlier create arrived: adopt it, then bring it up to date.
+                if previous != sent { try service.update(id: found, pushed) }
+                try record { try store.confirmPush(item, remoteID: found, sent: sent, at: now) }
+                report.adopted += 1
+                return
+            }
+            try record { try store.markCreateSent(item, sent) }
+            let id = try service.create(pushed)
+            try record { try store.confirmPush(item, remoteID: id, sent: sent, at: now) }
+            report.pushed += 1
+        case .delete:
+            var remoteID = item.remoteID
+            if remoteID == nil, item.createSent, let previous = item.sent {
+                remoteID = try lookUp(previous)
+            }
+            if let remoteID {
+                do {
+                    try service.delete(id: remoteID)
+                } catch .notFound where item.attempts > 0 {
+                    // An earlier attempt whose answer was lost deleted it.
+                }
+            }
+            try record { try store.confirmPush(item, remoteID: nil, sent: nil, at: now) }
+            report.pushed += 1
+        }
+    }
+
+    /// The id of the entry at the service that a lost create made, if it
+    /// is there: same start, end and description, not held for another
+    /// local entry.
+    private func lookUp(_ sent: SentEntry) throws(ServiceFailure) -> String? {
+        let candidates = try service.entries(from: sent.start, to: sent.start)
+            .filter { $0.start == sent.start && $0.end == sent.end && $0.description == sent.description }
+        let held: Set<String>
+        do { held = try store.remoteIDs(target: target.name, among: candidates.map(\.id)) } catch {
+            throw .transient("the store: \(error)")
+        }
+        return candidates.map(\.id).sorted().first { !held.contains($0) }
+    }
+
+    /// What is sent for `entry`: nil while it runs.
+    func pushed(_ entry: Entry) -> PushedEntry? {
+        guard let end = entry.end else { return nil }
+        let project = entry.project.map { RemoteProjectName(name: target.projects[$0] ?? $0, client: entry.client) }
+        return PushedEntry(start: entry.start, end: end, description: entry.description, project: project, tags: entry.tags,
+                           billable: entry.billable)
+    }
+
+    /// Records a failure of `item`; true when the push must stop.
+    private func settle(_ item: OutboxItem, _ failure: ServiceFailure, _ report: inout PushReport) throws -> Bool {
+        let now = clock()
+        switch failure {
+        case .unauthorized(let why):
+            try store.recordSyncError(target: target.name, message: why, at: now)
+            report.stopped = .unauthorized(why)
+            return true
+        case .transient, .rateLimited:
+            // The whole target waits: another entry would meet the same
+            // unreachable service.
+            let wait: Int64
+            if case .rateLimited(let after) = failure, let after { wait = Int64(after) } else {
+                wait = Self.backoff(attempts: try store.targetBackoff(target.name).failures)
+            }
+            let retryAt = now + wait
+            try store.deferPush(item, until: retryAt, message: failure.description)
+            try store.recordUnavailable(target: target.name, retryAt: retryAt, message: failure.description, at: now)
+            report.stopped = .unavailable(failure.description, retryAt: retryAt)
+            return true
+        case .notFound:
+            try store.setAside(item, conflict: true, message: failure.description)
+            report.conflicts += 1
+        case .rejected:
+            try store.setAside(item, conflict: false, message: failure.description)
+            try store.recordSyncError(target: target.name, message: failure.description, at: now)
+            report.failed += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import Testing
+import TrackeeCore
+import TrackeeStore
+
+@testable import TrackeeSync
+
+/// A workspace in memory, with failures on demand: the pusher's logic
+/// without HTTP (the services' own tests run against the fake servers).
+final class MemoryService: TimeService {
+    var entries: [String: (entry: PushedEntry, id: String)] = [:]
+    var nextID = 100
+    /// Failures for the next calls, by operation (`create`, `update`, `delete`, `entries`).
+    var failures: [String: [ServiceFailure]] = [:]
+    /// A create that is stored and then answered with this failure (the
+    /// answer lost on the way back).
+    var loseNextCreateAnswer = false
+    var calls: [String] = []
+
+    func take(_ operation: String) throws(ServiceFailure) {
+        calls.append(operation)
+        if var queued = failures[operation], !queued.isEmpty {
+            let failure = queued.removeFirst()
+            failures[operation] = queued
+            throw failure
+        }
+    }
+
+    func identity() throws(ServiceFailure) -> ServiceIdentity {
+        ServiceIdentity(userName: "Ana", email: "ana@example.com", workspaceID: "w1", workspaceName: "My Company")
+    }
+
+    func missingProjects(_ projects: [RemoteProjectName]) throws(ServiceFailure) -> [RemoteProjectName] { [] }
+
+    func entries(from: Instant, to: Instant) throws(ServiceFailure) -> [RemoteTimeEntry] {
+        try take("entries")
+        return entries.values.filter { $0.entry.start >= from && $0.entry.start <= to }.map {
+            RemoteTimeEntry(id: $0.id, start: $0.entry.start, end: $0.entry.end, description: $0.entry.description)
+        }
+    }
+
+    func create(_ entry: PushedEntry) throws(ServiceFailure) -> String {
+        try take("create")
+        let id = "r\(nextID)"
+        nextID += 1
+        entries[id] = (entry, id)
+        if loseNextCreateAnswer {
+            loseNextCreateAnswer = false
+            throw .transient("the connection closed before an answer")
+        }
+        return id
+    }
+
+    func update(id: String, _ entry: PushedEntry) throws(ServiceFailure) {
+        try take("update")
+        guard entries[id] != nil else { throw .notFound }
+        entries[id] = (entry, id)
+    }
+
+    func delete(id: String) throws(ServiceFailure) {
+        try take("delete")
+        guard entries.removeValue(forKey: id) != nil else { throw .notFound }
+    }
+
+    /// `start description` of every entry held, by start.
+    var held: [String] {
+        entries.values.sorted { ($0.entry.start, $0.id) < ($1.entry.start, $1.id) }.map {
+            "\($0.entry.start.seconds) \($0.entry.description)"
+        }
+    }
+}
+
+@Suite struct PusherTests {
+    let store: Store
+    let service = MemoryService()
+    let path = NSTemporaryDirectory() + "trackee-pusher-\(UUID().uuidString).sqlite3"
+    let day = Instant(seconds: 1_795_000_000)  // 2026-11-18
+
+    init() throws {
+        store = try Store(path: path)
+        try store.registerSyncTargets([SyncTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
+    }
+
+    func pusher(at now: Instant, sleeps: SleepLog = SleepLog()) -> Pusher {
+        Pusher(store: store, target: PushTarget(name: "work", projects: ["Docs": "Documentation"]), service: service,
+               clock: { now }, sleep: { sleeps.seconds.append($0) })
+    }
+
+    @discardableResult
+    func add(_ description: String, hour: Int64, project: String? = nil) throws -> Int64 {
+        let start = day + hour * 3600
+        return try store.add(TimerParameters(project: project, description: description), start: start, end: start + 1800,
+                             now: start + 1800).entry.id
+    }
+
+    func summary() throws -> OutboxSummary { try store.outboxSummaries()[0] }
+
+    @Test func everyEntryIsCreatedOnceInOrder() throws {
+        for h in 0..<5 { try add("task \(h)", hour: Int64(h)) }
+        let report = try pusher(at: day + 86_400).push()
+        #expect([report.pushed, report.adopted, report.failed, report.conflicts, report.queued] as [Int] == [5, 0, 0, 0, 0])
+        #expect(report.stopped == nil)
+        #expect(service.calls == ["create", "create", "create", "create", "create"])
+        #expect(service.held == (0..<5).map { "\(day.seconds + Int64($0) * 3600) task \($0)" })
+        #expect(try summary().pushed == 5)
+        // Nothing is queued any more: a second push sends nothing.
+        #expect(try pusher(at: day + 86_400).push().pushed == 0)
+        #expect(service.calls.count == 5)
+    }
+
+    @Test func anEditBeforeThePushSendsOneCreateWithTheEdit() throws {
+        let id = try add("draft", hour: 1, project: "Docs")
+        _ = try store.edit(id, EntryChanges(description: "final"), now: day + 7200)
+        #expect(try pusher(at: day + 86_400).push().pushed == 1)
+        #expect(service.calls == ["create"])
+        #expect(service.held == ["\(day.seconds + 3600) final"])
+        #expect(service.entries.values.first?.entry.project == RemoteProjectName(name: "Documentation", client: nil))
+    }
+
+    @Test func editDeleteAndUndoAfterAPushReachTheService() throws {
+        let id = try add("report", hour: 2)
+        _ = try pusher(at: day + 86_400).push()
+        _ = try store.edit(id, EntryChanges(description: "report, revised"), now: day + 86_400)
+        _ = try pusher(at: day + 86_401).push()
+        #expect(service.held == ["\(day.seconds + 7200) report, revised"])
+        _ = try store.deleteEntries([id], now: day + 86_402)
+        _ = try pusher(at: day + 86_403).push()
+        #expect(service.held == [])
+        _ = try store.undo()
+        let report = try pusher(at: day + 86_404).push()
+        #expect(report.pushed == 1)
+        #expect(service.held == ["\(day.seconds + 7200) report, revised"])
+        #expect(service.calls == ["create", "update", "delete", "create"])
+    }
+
+    @Test func aCreateWhoseAnswerWasLostIsAdoptedNotSentAgain() throws {
+        try add("standup", hour: 9)
+        service.loseNextCreateAnswer = true
+        let first = try pusher(at: day + 86_400).push()
+        #expect(first.pushed == 0)
+        #expect(first.queued == 1)
+        #expect(first.stopped == .unavailable("the connection closed before an answer", retryAt: day + 86_401))
+        // Not due before its backoff ends.
+        #expect(try pusher(at: day + 86_400).push().pushed == 0)
+        let second = try pusher(at: day + 86_401).push()
+        #expect(second.adopted == 1)
+        #expect(second.queued == 0)
+        #expect(service.calls == ["create", "entries"])
+        #expect(service.held == ["\(day.seconds + 9 * 3600) standup"])
+        #expect(try summary().pushed == 1)
+    }
+
+    @Test func aCreateNotedAsSentButNeverAnsweredIsLookedForFirst() throws {
+        // As if the process was killed after the service stored the create.
+        let id = try add("review", hour: 3)
+        let item = try store.duePushes(target: "work", now: day + 86_400, limit: 10)[0]
+        let sent = SentEntry(start: day + 3 * 3600, end: day + 3 * 3600 + 1800, description: "review")
+        try store.markCreateSent(item, sent)
+        _ = try service.create(pusher(at: day).pushed(try store.entry(id: id))!)
+        service.calls = []
+        let report = try pusher(at: day + 86_400).push()
+        #expect(report.adopted == 1)
+        #expect(service.calls == ["entries"])
+        #expect(service.held.count == 1)
+    }
+
+    @Test func aCreateNotedAsSentThatNeverArrivedIsSentOnce() throws {
+        let id = try add("review", hour: 3)
+        let item = try store.duePushes(target: "work", now: day + 86_400, limit: 10)[0]
+        try store.markCreateSent(item, SentEntry(start: day + 3 * 3600, end: day + 3 * 3600 + 1800, description: "review"))
+        let report = try pusher(at: day + 86_400).push()
+        #expect(report.pushed == 1)
+        #expect(report.adopted == 0)
+        #expect(service.calls == ["entries", "create"])
+        #expect(service.held == ["\(day.seconds + 3 * 3600) review"])
+        _ = id
+    }
+
+    @Test func aBadTokenStopsTheTargetAndKeepsTheQueue() throws {
+        for h in 0..<3 { try add("task \(h)", hour: Int64(h)) }
+        service.failures["create"] = [.unauthorized("the token was not accepted (HTTP 401)")]
+        let report = try pusher(at: day + 86_400).push()
+        #expect(report.stopped == .unauthorized("the token was not accepted (HTTP 401)"))
+        #expect(report.queued == 3)
+        let s = try summary()
+        #expect(s.queued == 3)
+        #expect(s.lastError == "the token was not accepted (HTTP 401)")
+        #expect(s.lastErrorAt == day + 86_400)
+    }
+
+    @Test func aRefusedEntryIsSetAsideAndTheOthersGoOn() throws {
+        for h in 0..<3 { try add("task \(h)", hour: Int64(h)) }
+        service.failures["create"] = [.rejected(status: 400, message: "Project archived")]
+        let report = try pusher(at: day + 86_400).push()
+        #expect(report.failed == 1)
+        #expect(report.pushed == 2)
+        #expect(try store.setAsidePushes(target: "work").map(\.message) == ["the service refused it (400): Project archived"])
+        #expect(try summary().failed == 1)
+    }
+
+    @Test func aRemoteDeletionIsAConflictSettledEitherWay() throws {
+        let kept = try add("kept", hour: 1)
+        let dropped = try add("dropped", hour: 2)
+        _ = try pusher(at: day + 86_400).push()
+        service.entries = [:]  // deleted there
+        _ = try store.edit(kept, EntryChanges(description: "kept, edited"), now: day + 86_400)
+        _ = try store.edit(dropped, EntryChanges(description: "dropped, edited"), now: day + 86_400)
+        let report = try pusher(at: day + 86_401).push()
+        #expect(report.conflicts == 2)
+        #expect(try summary().conflicts == 2)
+        #expect(try store.resolveConflict(target: "work", entryID: kept, keep: .local, now: day + 86_402))
+        #expect(try store.resolveConflict(target: "work", entryID: dropped, keep: .remote, now: day + 86_402))
+        #expect(try store.resolveConflict(target: "work", entryID: dropped, keep: .remote, now: day + 86_402) == false)
+        #expect(try pusher(at: day + 86_403).push().pushed == 1)
+        #expect(service.held == ["\(day.seconds + 3600) kept, edited"])
+        #expect(throws: StoreError.self) { try store.entry(id: dropped) }
+        #expect(try summary().conflicts == 0)
+    }
+
+    @Test func retryAfterIsWaitedAndTheSameChangeSentAgain() throws {
+        try add("task", hour: 1)
+        service.failures["create"] = [.rateLimited(retryAfter: 7)]
+        let sleeps = SleepLog()
+        let report = try pusher(at: day + 86_400, sleeps: sleeps).push()
+        #expect(sleeps.seconds == [7])
+        #expect(report.pushed == 1)
+        #expect(service.calls == ["create", "create"])
+    }
+
+    @Test func backoffDoublesUpToAnHourWithJitterOfAFifth() {
+        #expect((0...13).map { Pusher.backoff(attempts: $0, random: 0) }
+                == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 3600, 3600])
+        #expect(Pusher.backoff(attempts: 20, random: 0.999) == 2881)
+        #expect(Pusher.backoff(attempts: 3, random: 0.5) == 7)
+    }
+
+    @Test func anUnreachableServiceIsTriedAgainOnlyWhenItsBackoffEnds() throws {
+        try add("task", hour: 1)
+        var now = day + 86_400
+        var tries: [Int64] = []
+        for _ in 0..<40 {
+            service.failures["create"] = [.transient("could not connect")]
+            let before = service.calls.count
+            let report = try pusher(at: now).push()
+            if service.calls.count > before { tries.append(now.seconds - day.seconds - 86_400) }
+            if case .unavailable(_, let at)? = report.stopped { #expect(at > now) }
+            now = now + 600
+        }
+        // Forty passes ten minutes apart over 6.5 hours: tried at the first,
+        // then each time its backoff (1 s, 2 s, … up to an hour) has passed.
+        #expect(tries.count < 40)
+        #expect(tries.first == 0)
+        let gaps = zip(tries.dropFirst(), tries).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 >= 600 && $0 <= 3600 + 600 })
+    }
+}
+
+/// Seconds a pusher was told to sleep.
+final class SleepLog: @unchecked Sendable {
+    var seconds: [Int] = []
+}
+
+extension PusherTests {
+    @Test func aDeleteWhoseAnswerWasLostIsDoneWhenTheRetryFindsItGone() throws {
+        let id = try add("gone", hour: 4)
+        _ = try pusher(at: day + 86_400).push()
+        _ = try store.deleteEntries([id], now: day + 86_400)
+        // Applied there, the answer lost: the retry meets a 404.
+        service.failures["delete"] = [.transient("the connection closed before an answer")]
+        let remoteID = service.entries.keys.first!
+        let first = try pusher(at: day + 86_401).push()
+        #expect(first.queued == 1)
+        service.entries[remoteID] = nil
+        let second = try pusher(at: day + 86_500).push()
+        #expect([second.pushed, second.conflicts, second.queued] as [Int] == [1, 0, 0])
+        #expect(service.calls == ["create", "delete", "delete"])
+    }
+
+    @Test func aDeleteOfAnEntryDeletedThereIsAConflictOnTheFirstTry() throws {
+        let id = try add("gone", hour: 4)
+        _ = try pusher(at: day + 86_400).push()
+        _ = try store.deleteEntries([id], now: day + 86_400)
+        service.entries = [:]
+        let report = try pusher(at: day + 86_401).push()
+        #expect([report.pushed, report.conflicts, report.queued] as [Int] == [0, 1, 0])
+    }
+}
