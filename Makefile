@@ -15,9 +15,10 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -static-executable -Xl
 	-Xlinker --wrap=ucal_open_$(ICU_MAJOR)
 BIN = .build/release/trackee
 # trackee-sync (what `trackee sync` runs to talk to Clockify and Toggl
-# Track) links libcurl, so it is an ordinary dynamic executable, built in a
-# scratch folder of its own (the static build's flags would rebuild
-# everything) and put next to trackee.
+# Track) links libcurl, so it is a dynamic executable (the Swift runtime
+# linked in, so it needs no toolchain installed), built in a scratch folder
+# of its own (the static build's flags would rebuild everything) and put
+# next to trackee.
 SYNC_BIN = .build/release/trackee-sync
 
 .PHONY: all deps build demo test bench conformance install uninstall clean
@@ -29,7 +30,7 @@ deps:
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product trackee
-	$(SWIFT) build -c release --scratch-path .build-sync --product trackee-sync
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
 
 demo: build

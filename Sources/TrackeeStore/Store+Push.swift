@@ -163,6 +163,15 @@ extension Store {
         }
     }
 
+    /// Forgets the service's id for `item`'s entry (the service no longer
+    /// has it), so that it is created anew.
+    public func forgetRemoteID(_ item: OutboxItem) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE remote_entry SET remote_id = NULL WHERE target = ? AND entry_id = ?",
+                           arguments: [item.target, item.entryID])
+        }
+    }
+
     /// Takes `item` out of the queue without sending it (a put of an entry
     /// that runs again or is gone: its next change queues it anew).
     public func dropPush(_ item: OutboxItem) throws {
@@ -222,32 +231,50 @@ extension Store {
         }
     }
 
-    /// Settles the conflict of `entryID` with `target`. Keeping the local
-    /// entry queues it again as a create (the service lost it) or as an
-    /// update; keeping the remote side deletes the local entry when the
-    /// service deleted it (to the trash, so `undo` brings it back), and
-    /// forgets the queued change otherwise. Returns false when the entry
-    /// is in no conflict with the target.
+    /// How a conflict is recorded when the entry was changed at the
+    /// service (rather than deleted there) since trackee last pushed it.
+    public static let changedThere = "changed at the service since trackee last pushed it"
+
+    /// Settles an entry set aside for `target`. A conflict: keeping the
+    /// local entry pushes it again (created anew if the service deleted
+    /// it, written over the service's changes otherwise); keeping the
+    /// remote side deletes the local entry when the service deleted it (to
+    /// the trash, so `undo` brings it back), or leaves both sides as they
+    /// are when it was changed there (a later local change is pushed over
+    /// it). A failed entry: `local` tries it again, `remote` discards the
+    /// queued change. Returns false when the entry is not set aside.
     @discardableResult
     public func resolveConflict(target: String, entryID: Int64, keep choice: ConflictChoice, now: Instant) throws -> Bool {
-        let gone = try write { db -> Bool? in
-            guard let op = try String.fetchOne(db, sql: """
-                SELECT op FROM outbox WHERE target = ? AND entry_id = ? AND state = 'conflict'
+        let deleteHere = try write { db -> Bool? in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT op, state, ifnull(message, '') FROM outbox
+                WHERE target = ? AND entry_id = ? AND state IN ('conflict', 'failed')
                 """, arguments: [target, entryID]) else { return nil }
-            // Every conflict so far is a 404: the service no longer has it.
-            try db.execute(sql: "DELETE FROM remote_entry WHERE target = ? AND entry_id = ?", arguments: [target, entryID])
+            let (op, state, message): (String, String, String) = (row[0], row[1], row[2])
+            let deletedThere = state == "conflict" && message != Self.changedThere
+            let key: StatementArguments = [target, entryID]
+            if deletedThere {
+                try db.execute(sql: "DELETE FROM remote_entry WHERE target = ? AND entry_id = ?", arguments: key)
+            } else if state == "conflict" {
+                // Either way the service's version is the one to build on:
+                // the next update goes out without comparing.
+                try db.execute(sql: """
+                    UPDATE remote_entry SET sent_start = NULL, sent_end = NULL, sent_description = NULL
+                    WHERE target = ? AND entry_id = ?
+                    """, arguments: key)
+            }
             if choice == .local && op == "put" {
                 try db.execute(sql: """
                     UPDATE outbox SET state = 'queued', attempts = 0, next_try = NULL, message = NULL
                     WHERE target = ? AND entry_id = ?
-                    """, arguments: [target, entryID])
+                    """, arguments: key)
                 return false
             }
-            try db.execute(sql: "DELETE FROM outbox WHERE target = ? AND entry_id = ?", arguments: [target, entryID])
-            return choice == .remote && op == "put"
+            try db.execute(sql: "DELETE FROM outbox WHERE target = ? AND entry_id = ?", arguments: key)
+            return choice == .remote && op == "put" && deletedThere
         }
-        guard let gone else { return false }
-        if gone, try read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE id = ?", arguments: [entryID]) }) == 1 {
+        guard let deleteHere else { return false }
+        if deleteHere, try read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE id = ?", arguments: [entryID]) }) == 1 {
             _ = try deleteEntries([entryID], now: now)
         }
         return true

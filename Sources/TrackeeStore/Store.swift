@@ -122,6 +122,13 @@ public final class Store: Sendable {
         try translatingErrors { try queue.read(body) }
     }
 
+    /// One statement's read in SQLite's autocommit mode, without the
+    /// transaction and read-only guard `read` sets up around it: for the
+    /// check every command makes when sync targets are set.
+    func peek<T>(_ body: (Database) throws -> T) throws -> T {
+        try translatingErrors { try queue.inDatabase(body) }
+    }
+
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

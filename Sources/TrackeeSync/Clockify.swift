@@ -51,14 +51,13 @@ public final class ClockifyService: TimeService {
                                    query: [("start", from.description), ("end", to.description)],
                                    sizeName: "page-size", size: pageSize)
         var result: [RemoteTimeEntry] = []
-        for entry in listed {
-            guard let start = instant(rfc3339: entry.timeInterval.start) else {
-                throw .transient("Clockify listed time entry \(entry.id) with a start trackee cannot read")
-            }
-            let end = entry.timeInterval.end.flatMap { instant(rfc3339: $0) }
-            result.append(RemoteTimeEntry(id: entry.id, start: start, end: end, description: entry.description ?? ""))
-        }
+        for entry in listed { result.append(try entry.remote()) }
         return result
+    }
+
+    public func entry(id: String) throws(ServiceFailure) -> RemoteTimeEntry? {
+        let path = "/workspaces/\(try found().identity.workspaceID)/time-entries/\(escaped(id))"
+        return try api.entry(Entry.self, path)?.remote()
     }
 
     public func create(_ entry: PushedEntry) throws(ServiceFailure) -> String {
@@ -199,6 +198,14 @@ extension ClockifyService {
         var id: String
         var description: String?
         var timeInterval: Interval
+
+        func remote() throws(ServiceFailure) -> RemoteTimeEntry {
+            guard let start = instant(rfc3339: timeInterval.start) else {
+                throw .transient("Clockify gave time entry \(id) a start trackee cannot read")
+            }
+            return RemoteTimeEntry(id: id, start: start, end: timeInterval.end.flatMap { instant(rfc3339: $0) },
+                                   description: description ?? "")
+        }
     }
 
     private struct Created: Decodable {

@@ -139,7 +139,25 @@ public struct Pusher {
             }
             let sent = SentEntry(start: pushed.start, end: pushed.end, description: pushed.description)
             if let remoteID = item.remoteID {
-                try service.update(id: remoteID, pushed)
+                // Not over a change made there: what it holds must still
+                // be what trackee last sent.
+                if let previous = item.sent, try !unchangedThere(remoteID, previous) {
+                    try record { try store.setAside(item, conflict: true, message: Store.changedThere) }
+                    report.conflicts += 1
+                    return
+                }
+                do {
+                    try service.update(id: remoteID, pushed)
+                } catch .notFound where item.sent == nil {
+                    // The local side was kept over an entry the service
+                    // no longer has: it is created anew, as any create.
+                    try record { try store.forgetRemoteID(item) }
+                    try record { try store.markCreateSent(item, sent) }
+                    let id = try service.create(pushed)
+                    try record { try store.confirmPush(item, remoteID: id, sent: sent, at: now) }
+                    report.pushed += 1
+                    return
+                }
                 try record { try store.confirmPush(item, remoteID: remoteID, sent: sent, at: now) }
                 report.pushed += 1
                 return
@@ -183,6 +201,13 @@ public struct Pusher {
             throw .transient("the store: \(error)")
         }
         return candidates.map(\.id).sorted().first { !held.contains($0) }
+    }
+
+    /// Whether the service still holds `remoteID` as `sent` left it;
+    /// `.notFound` when it no longer has it.
+    private func unchangedThere(_ remoteID: String, _ sent: SentEntry) throws(ServiceFailure) -> Bool {
+        guard let there = try service.entry(id: remoteID) else { throw .notFound }
+        return there.start == sent.start && there.end == sent.end && there.description == sent.description
     }
 
     /// What is sent for `entry`: nil while it runs.

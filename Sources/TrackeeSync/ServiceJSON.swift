@@ -46,6 +46,15 @@ struct ServiceAPI {
         try decode(type, try call("GET", path, query: query), "GET", path)
     }
 
+    /// GET one time entry at `path` and decode it; nil on 404.
+    func entry<Answer: Decodable>(_ type: Answer.Type, _ path: String) throws(ServiceFailure) -> Answer? {
+        do {
+            return try decode(type, try call("GET", path, entry: true), "GET", path)
+        } catch .notFound {
+            return nil
+        }
+    }
+
     /// Sends `body` as JSON and decodes the answer.
     func send<Answer: Decodable>(_ type: Answer.Type, _ method: String, _ path: String, _ body: some Encodable,
                                  fresh: Bool = false, entry: Bool = false) throws(ServiceFailure) -> Answer {

@@ -22,6 +22,9 @@ public protocol TimeService {
     /// `[from, to]` (both ends included), in any order.
     func entries(from: Instant, to: Instant) throws(ServiceFailure) -> [RemoteTimeEntry]
 
+    /// Entry `id` as the service holds it now; nil when it no longer has it.
+    func entry(id: String) throws(ServiceFailure) -> RemoteTimeEntry?
+
     /// Creates a finished entry and returns its id there. Sent on a new
     /// connection, never on one used before, so that no HTTP layer can
     /// send it twice.

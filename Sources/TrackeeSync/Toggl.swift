@@ -54,14 +54,12 @@ public final class TogglService: TimeService {
         let listed = try api.get([Entry]?.self, "/me/time_entries",
                                  query: [("start_date", from.description), ("end_date", (to + 1).description)]) ?? []
         var result: [RemoteTimeEntry] = []
-        for entry in listed where entry.workspace_id == wid {
-            guard let start = instant(rfc3339: entry.start) else {
-                throw .transient("Toggl Track listed time entry \(entry.id) with a start trackee cannot read")
-            }
-            let end = entry.stop.flatMap { instant(rfc3339: $0) }
-            result.append(RemoteTimeEntry(id: String(entry.id), start: start, end: end, description: entry.description ?? ""))
-        }
+        for entry in listed where entry.workspace_id == wid { result.append(try entry.remote()) }
         return result
+    }
+
+    public func entry(id: String) throws(ServiceFailure) -> RemoteTimeEntry? {
+        try api.entry(Entry.self, "/me/time_entries/\(escaped(id))")?.remote()
     }
 
     public func create(_ entry: PushedEntry) throws(ServiceFailure) -> String {
@@ -199,6 +197,14 @@ extension TogglService {
         /// Nil while it runs.
         var stop: String?
         var description: String?
+
+        func remote() throws(ServiceFailure) -> RemoteTimeEntry {
+            guard let begun = instant(rfc3339: start) else {
+                throw .transient("Toggl Track gave time entry \(id) a start trackee cannot read")
+            }
+            return RemoteTimeEntry(id: String(id), start: begun, end: stop.flatMap { instant(rfc3339: $0) },
+                                   description: description ?? "")
+        }
     }
 
     private struct Created: Decodable {

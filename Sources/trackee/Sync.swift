@@ -81,11 +81,15 @@ extension Trackee {
         struct Resolve: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "resolve",
-                abstract: "Settle a conflict: an entry the service no longer has.",
+                abstract: "Settle an entry sync set aside: a conflict, or one the service refused.",
                 discussion: """
-                    --keep local pushes the entry again (created anew at the service); --keep \
-                    remote accepts the service's side: the entry is deleted here too (trackee \
-                    undo brings it back). ENTRY is the id trackee log and sync status show.
+                    A conflict is an entry the service deleted, or changed since trackee last \
+                    pushed it. --keep local pushes the local entry again (created anew, or written \
+                    over the change made there); --keep remote takes the service's side (an entry \
+                    it deleted is deleted here too, and trackee undo brings it back; one it \
+                    changed is left as each side has it). For a refused entry, local tries it \
+                    again and remote discards the queued change. ENTRY is the id trackee log \
+                    shows.
                     """)
 
             @OptionGroup var common: CommonOptions
@@ -96,7 +100,7 @@ extension Trackee {
             @Option(help: "Which side wins: local or remote.")
             var keep: ConflictChoice
 
-            @Option(help: "The target (default: every target where the entry is in conflict).")
+            @Option(help: "The target (default: every target where the entry is set aside).")
             var target: String?
 
             func run() throws {
@@ -108,7 +112,8 @@ extension Trackee {
                         settled.append(t.name)
                     }
                     guard !settled.isEmpty else {
-                        throw CommandFailure.usage("entry \(entry) is in no conflict" + (target.map { " with \($0)" } ?? ""))
+                        throw CommandFailure.usage("entry \(entry) is not set aside (in conflict or refused)"
+                                                   + (target.map { " for \($0)" } ?? ""))
                     }
                     if session.out.json {
                         session.out.emit(["entry": "\(entry)", "kept": keep.rawValue, "targets": settled.joined(separator: ",")])
@@ -133,8 +138,14 @@ extension Trackee {
                     // Also drops the targets the settings no longer name.
                     try store.registerSyncTargets(session.settings.sync.map(\.record))
                     let summaries = try store.outboxSummaries()
+                    var aside: [String: [SetAsideView]] = [:]
+                    for s in summaries where s.failed + s.conflicts > 0 {
+                        aside[s.target] = try store.setAsidePushes(target: s.target).map {
+                            SetAsideView(entry: $0.entryID, state: $0.conflict ? "conflict" : "failed", message: $0.message)
+                        }
+                    }
                     if session.out.json {
-                        session.out.emit(summaries.map { TargetView($0, session.zone) })
+                        session.out.emit(summaries.map { TargetView($0, session.zone, setAside: aside[$0.target] ?? []) })
                         return
                     }
                     if summaries.isEmpty {
@@ -148,6 +159,12 @@ extension Trackee {
                             line += "; last error \(session.zone.iso8601(at)): \(error)"
                         }
                         session.out.line(line)
+                        for item in aside[s.target] ?? [] {
+                            session.out.line("  entry \(item.entry): \(item.state): \(item.message)")
+                        }
+                    }
+                    if !aside.isEmpty {
+                        session.out.line("settle them with trackee sync resolve ENTRY --keep local|remote")
                     }
                 }
             }
@@ -186,6 +203,13 @@ extension Trackee {
             }
         }
 
+        /// An entry a push set aside: `conflict` or `failed`, and why.
+        struct SetAsideView: Encodable {
+            var entry: Int64
+            var state: String
+            var message: String
+        }
+
         /// `sync status --json`: one object per target.
         struct TargetView: Encodable {
             var target: String
@@ -197,8 +221,10 @@ extension Trackee {
             var last_success: String?
             var last_error: String?
             var last_error_at: String?
+            var set_aside: [SetAsideView]
 
-            init(_ s: OutboxSummary, _ zone: Zone) {
+            init(_ s: OutboxSummary, _ zone: Zone, setAside: [SetAsideView]) {
+                set_aside = setAside
                 target = s.target
                 service = s.service
                 queued = s.queued

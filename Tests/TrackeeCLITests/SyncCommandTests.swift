@@ -56,8 +56,8 @@ import Testing
         ])
         let json = try t.run("sync", "status", "--json")
         #expect(try json.json() == parsedJSON("""
-            [{"conflicts": 0, "failed": 0, "pushed": 0, "queued": 1, "service": "toggl", "target": "play"},
-             {"conflicts": 0, "failed": 0, "pushed": 0, "queued": 2, "service": "clockify", "target": "work"}]
+            [{"conflicts": 0, "failed": 0, "pushed": 0, "queued": 1, "service": "toggl", "target": "play", "set_aside": []},
+             {"conflicts": 0, "failed": 0, "pushed": 0, "queued": 2, "service": "clockify", "target": "work", "set_aside": []}]
             """))
     }
 

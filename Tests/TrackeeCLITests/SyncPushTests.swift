@@ -221,7 +221,12 @@ import TrackeeTestSupport
         let conflicted = try t.run("sync")
         #expect(conflicted.status == 65)
         #expect(conflicted.lines == ["work: pushed 0, adopted 0, failed 0, conflicts 1, still queued 0; see trackee sync status"])
-        #expect(try t.run("sync", "status").lines.first?.hasPrefix("work (toggl): 0 queued, 0 failed, 1 in conflict, 2 held there") == true)
+        let status = try t.run("sync", "status").lines
+        #expect(status.first?.hasPrefix("work (toggl): 0 queued, 0 failed, 1 in conflict, 2 held there") == true)
+        #expect(Array(status.dropFirst()) == [
+            "  entry 1: conflict: the service no longer has this entry (404)",
+            "settle them with trackee sync resolve ENTRY --keep local|remote",
+        ])
         #expect(try t.run("sync", "resolve", "1", "--keep", "local").lines == ["entry 1: kept the local side for work; it is queued again"])
         #expect(try t.run("sync").lines == ["work: pushed 1, adopted 0, failed 0, conflicts 0, still queued 0"])
         #expect(try Self.remote(server).map { $0.split(separator: "|").last.map(String.init) ?? "" } == ["first, again"])

@@ -51,6 +51,11 @@ final class MemoryService: TimeService {
         return id
     }
 
+    func entry(id: String) throws(ServiceFailure) -> RemoteTimeEntry? {
+        try take("entry")
+        return entries[id].map { RemoteTimeEntry(id: $0.id, start: $0.entry.start, end: $0.entry.end, description: $0.entry.description) }
+    }
+
     func update(id: String, _ entry: PushedEntry) throws(ServiceFailure) {
         try take("update")
         guard entries[id] != nil else { throw .notFound }
@@ -130,7 +135,7 @@ final class MemoryService: TimeService {
         let report = try pusher(at: day + 86_404).push()
         #expect(report.pushed == 1)
         #expect(service.held == ["\(day.seconds + 7200) report, revised"])
-        #expect(service.calls == ["create", "update", "delete", "create"])
+        #expect(service.calls == ["create", "entry", "update", "delete", "create"])
     }
 
     @Test func aCreateWhoseAnswerWasLostIsAdoptedNotSentAgain() throws {
@@ -283,5 +288,52 @@ extension PusherTests {
         service.entries = [:]
         let report = try pusher(at: day + 86_401).push()
         #expect([report.pushed, report.conflicts, report.queued] as [Int] == [0, 1, 0])
+    }
+}
+
+extension PusherTests {
+    @Test func anEntryChangedThereIsAConflictNotOverwritten() throws {
+        let id = try add("plan", hour: 5)
+        _ = try pusher(at: day + 86_400).push()
+        let remoteID = service.entries.keys.first!
+        service.entries[remoteID]!.entry.description = "plan, edited there"
+        _ = try store.edit(id, EntryChanges(description: "plan, edited here"), now: day + 86_400)
+        let report = try pusher(at: day + 86_401).push()
+        #expect([report.pushed, report.conflicts] as [Int] == [0, 1])
+        #expect(service.held == ["\(day.seconds + 5 * 3600) plan, edited there"])
+        #expect(try store.setAsidePushes(target: "work").map(\.message) == [Store.changedThere])
+        // Keeping the local side writes it over the change made there.
+        #expect(try store.resolveConflict(target: "work", entryID: id, keep: .local, now: day + 86_402))
+        #expect(try pusher(at: day + 86_403).push().pushed == 1)
+        #expect(service.held == ["\(day.seconds + 5 * 3600) plan, edited here"])
+    }
+
+    @Test func keepingTheRemoteSideOfAChangeLeavesBothAndALaterEditGoesOver() throws {
+        let id = try add("plan", hour: 5)
+        _ = try pusher(at: day + 86_400).push()
+        let remoteID = service.entries.keys.first!
+        service.entries[remoteID]!.entry.description = "theirs"
+        _ = try store.edit(id, EntryChanges(description: "mine"), now: day + 86_400)
+        _ = try pusher(at: day + 86_401).push()
+        #expect(try store.resolveConflict(target: "work", entryID: id, keep: .remote, now: day + 86_402))
+        #expect(try store.entry(id: id).description == "mine")
+        #expect(try pusher(at: day + 86_403).push().pushed == 0)
+        #expect(service.held == ["\(day.seconds + 5 * 3600) theirs"])
+        _ = try store.edit(id, EntryChanges(description: "mine, later"), now: day + 86_404)
+        #expect(try pusher(at: day + 86_405).push().pushed == 1)
+        #expect(service.held == ["\(day.seconds + 5 * 3600) mine, later"])
+    }
+
+    @Test func aFailedEntryIsTriedAgainOrDiscarded() throws {
+        let retried = try add("retried", hour: 1)
+        let discarded = try add("discarded", hour: 2)
+        service.failures["create"] = [.rejected(status: 400, message: "no"), .rejected(status: 400, message: "no")]
+        #expect(try pusher(at: day + 86_400).push().failed == 2)
+        #expect(try store.resolveConflict(target: "work", entryID: retried, keep: .local, now: day + 86_401))
+        #expect(try store.resolveConflict(target: "work", entryID: discarded, keep: .remote, now: day + 86_401))
+        #expect(try pusher(at: day + 86_402).push().pushed == 1)
+        #expect(service.held == ["\(day.seconds + 3600) retried"])
+        #expect(try store.entry(id: discarded).description == "discarded")
+        #expect(try summary().failed == 0)
     }
 }
