@@ -51,19 +51,20 @@ extension Store {
     /// is. Writes nothing when all that already holds: one read.
     public func registerSyncTargets(_ targets: [SyncTargetRecord]) throws {
         let wanted = targets.sorted { $0.name < $1.name }
-        // One integer read (every command with sync targets makes it, so it
-        // is kept to what the start-up path already uses): are the stored
-        // targets exactly these?
-        var arguments: [(any DatabaseValueConvertible)?] = [wanted.count]
-        for t in wanted { arguments += [t.name, t.service, t.since.seconds] }
-        arguments.append(wanted.count)
-        let rows = wanted.map { _ in "(?, ?, ?)" }.joined(separator: ", ")
-        let sql = wanted.isEmpty
-            ? "SELECT count(*) = ? FROM sync_target"
-            : "SELECT (SELECT count(*) FROM sync_target) = ? AND (SELECT count(*) FROM sync_target WHERE (name, service, since) IN (VALUES \(rows))) = ?"
-        let same = try peek { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(wanted.isEmpty ? [0] : arguments)) }
+        // Every command with sync targets asks this, so it is kept to what
+        // the start-up path already uses and to statements SQLite parses
+        // quickly: are the stored targets exactly these?
+        let same = try peek { db -> Bool in
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_target") == wanted.count else { return false }
+            for t in wanted where try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sync_target WHERE name = ? AND service = ? AND since = ?",
+                arguments: [t.name, t.service, t.since.seconds]) != 1 {
+                return false
+            }
+            return true
+        }
         // The triggers come and go with the targets, in one transaction.
-        guard same != 1 else { return }
+        guard !same else { return }
         let stored = try read { db in
             try Row.fetchAll(db, sql: "SELECT name, service, since FROM sync_target ORDER BY name").map {
                 SyncTargetRecord(name: $0[0], service: $0[1], since: Instant(seconds: $0[2]))

@@ -261,6 +261,32 @@ import TrackeeTestSupport
         #expect(!r.stderr.contains(Self.token))
     }
 
+    @Test func checkSaysWhoTheTokenIsAndWhichProjectsAPushWouldCreate() throws {
+        let server = try FakeTimeServiceProcess(service: "clockify", token: Self.token)
+        let t = try Self.sandbox(server)
+        #expect(try t.run("add", "-p", "Office", "-c", "Acme", "--from", "2026-11-20 09:00", "--to", "2026-11-20 10:00", "a").status == 0)
+        #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-20 11:00", "--to", "2026-11-20 12:00", "b").status == 0)
+        let workspace = (try server.state()["workspaces"] as? [[String: Any]])?.first?["id"] as? String ?? "?"
+        let r = try t.run("sync", "check")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [
+            "work (clockify): authenticated as Ada Lovelace <ada@example.com>, workspace \"My Company\" (\(workspace))",
+            "work: would create: Office (Acme), Docs",
+        ])
+        let json = try t.run("sync", "check", "--json")
+        #expect(try json.json() == parsedJSON("""
+            [{"create_missing": true, "email": "ada@example.com", "missing_projects": ["Office (Acme)", "Docs"],
+              "service": "clockify", "target": "work", "user": "Ada Lovelace", "workspace": "My Company",
+              "workspace_id": "\(workspace)"}]
+            """))
+        // It sent nothing: no entry, no project.
+        #expect((try server.state()["time_entries"] as? [Any])?.count == 0)
+        #expect((try server.state()["projects"] as? [Any])?.count == 0)
+        // A push creates them, and then check finds nothing missing.
+        #expect(try t.run("sync").status == 0)
+        #expect(try t.run("sync", "check").lines.last == "work: every project the queued entries need exists there")
+    }
+
     @Test func aRefusedTokenStopsWithOneSentenceKeepsTheQueueAndIsNeverShown() throws {
         let server = try FakeTimeServiceProcess(service: "clockify", token: "the-right-token")
         let t = try Self.sandbox(server, token: Self.token)
