@@ -80,15 +80,37 @@ conformance: deps
 		python-dateutil==2.9.0.post0 x-wr-timezone==2.0.1
 	$(CONFORMANCE_VENV)/bin/python scripts/conformance.py .build/debug/trackee
 
-install: build
+# `make install` builds the release binaries first. Given BIN and SYNC_BIN
+# on the command line it installs those as they are, without building (the
+# install test passes the debug binaries, so `make test` needs no release
+# build).
+INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN)),$(BIN) $(SYNC_BIN),build)
+# The installed binaries lose their debug sections but keep the symbol
+# table, so Swift's crash backtraces, gdb and perf still name functions
+# (`strip` would save another 19 MB on trackee and leave bare addresses;
+# see README). The copies in .build keep everything.
+STRIP_DEBUG = objcopy --strip-debug
+BASH_COMPLETION = share/bash-completion/completions/trackee
+ZSH_COMPLETION = share/zsh/site-functions/_trackee
+FISH_COMPLETION = share/fish/vendor_completions.d/trackee.fish
+INSTALLED = bin/trackee bin/trackee-sync share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
+	$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
+
+install: $(INSTALL_NEEDS)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/trackee
+	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee
 	install -D -m 0755 $(SYNC_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-sync
+	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-sync
 	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
 	install -D -m 0644 man/trackee-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
+	install -d $(dir $(addprefix $(DESTDIR)$(PREFIX)/,$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)))
+	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)
+	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)
+	chmod 0644 $(addprefix $(DESTDIR)$(PREFIX)/,$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION))
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/trackee $(DESTDIR)$(PREFIX)/bin/trackee-sync $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 clean:
 	rm -rf .build .build-sync

@@ -8,11 +8,13 @@ struct ActionKind: Sendable {
 
     static let all: [ActionKind] = [.start, .stop, .cancel, .notify, .run]
 
-    /// Reads `do:`, a non-empty list of one-key mappings.
+    /// Reads `do:`, a non-empty list of one-key mappings, or of the bare
+    /// words `stop` and `cancel`.
     static func readAll(_ value: YAMLValue, _ reader: RuleFileReader) -> [RuleAction] {
         guard let items = reader.list(value) else { return [] }
         if items.isEmpty { reader.fail("expected at least one action, such as - stop: {}", at: value) }
         return items.compactMap { item in
+            if case .scalar = item.node, !item.isNull { return readBare(item, reader) }
             guard let entries = reader.entries(item),
                 let named = reader.kindEntry(item, entries, kinds: all.map(\.key), noun: "action"),
                 let kind = all.first(where: { $0.key == named.key })
@@ -20,6 +22,28 @@ struct ActionKind: Sendable {
             _ = reader.fields(item, entries, known: [kind.key])
             return kind.read(named.value, reader)
         }
+    }
+
+    /// A bare word in `do:`. `stop` and `cancel` take nothing, so `- stop`
+    /// is `- stop: {}`, the way people write it first. Other actions need a
+    /// value, and `start` stays explicit: a timer without a project is
+    /// written `start: {}`.
+    ///
+    ///     do[0]: unknown action "stpo"; did you mean "stop"?
+    static func readBare(_ value: YAMLValue, _ reader: RuleFileReader) -> RuleAction? {
+        guard let word = reader.string(value) else { return nil }
+        switch word {
+        case "stop": return .stop
+        case "cancel": return .cancel
+        case "start":
+            reader.fail(
+                "start needs a mapping, such as start: {project: Office}, or start: {} for a timer without a project",
+                at: value)
+        case "notify": reader.fail("notify needs a title, such as notify: Lunch break", at: value)
+        case "run": reader.fail("run needs a command, such as run: [notify-send, Hello]", at: value)
+        default: reader.failUnknown(word, at: value, noun: "action", known: all.map(\.key))
+        }
+        return nil
     }
 
     static let start = ActionKind(key: "start") { value, reader in

@@ -46,15 +46,25 @@ final class RuleFileReader {
     ///     unknown key "projet"; did you mean "project"?
     ///     unknown trigger "calendr"; did you mean "calendar"?
     func failUnknown(_ entry: YAMLEntry, noun: String = "key", known: [String]) {
-        var message = "unknown \(noun) \"\(entry.key)\""
-        if let near = nearest(to: entry.key, among: known) {
+        failUnknown(entry.key, at: entry.keyNode.mark, path: entry.value.path, noun: noun, known: known)
+    }
+
+    /// Reports a word written as a value where a name is expected, such as
+    /// a bare action in `do:`.
+    func failUnknown(_ word: String, at value: YAMLValue, noun: String, known: [String]) {
+        failUnknown(word, at: value.node.mark, path: value.path, noun: noun, known: known)
+    }
+
+    private func failUnknown(_ word: String, at mark: Mark?, path: String, noun: String, known: [String]) {
+        var message = "unknown \(noun) \"\(word)\""
+        if let near = nearest(to: word, among: known) {
             message += "; did you mean \"\(near)\"?"
         } else if known.isEmpty {
             message += "; this takes no keys"
         } else {
             message += "; use " + known.map { "\"\($0)\"" }.joined(separator: ", ")
         }
-        fail(message, at: entry.keyNode.mark, path: entry.value.path)
+        fail(message, at: mark, path: path)
     }
 
     // MARK: Containers
@@ -114,7 +124,8 @@ final class RuleFileReader {
         let unknown = entries.filter { !options.contains($0.key) }
         for entry in unknown { failUnknown(entry, noun: noun, known: kinds) }
         if unknown.isEmpty {
-            fail("expected a \(noun): one of " + kinds.map { "\"\($0)\"" }.joined(separator: ", "), at: value)
+            let article = noun.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            fail("expected \(article) \(noun): one of " + kinds.map { "\"\($0)\"" }.joined(separator: ", "), at: value)
         }
         return nil
     }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 6
+    static let version = 7
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -229,6 +229,18 @@ enum Schema {
                 ALTER TABLE sync_target ADD COLUMN retry_at INTEGER;
                 ALTER TABLE sync_target ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
                 PRAGMA user_version = 6;
+                """)
+        }
+        migrator.registerMigration("v7-add-keys") { db in
+            try db.execute(sql: """
+                -- `trackee add --key`: the entry each key added, so that a
+                -- retried import adds nothing and reports the first entry.
+                CREATE TABLE add_key (
+                    key TEXT NOT NULL PRIMARY KEY,
+                    entry_id INTEGER NOT NULL,
+                    added INTEGER NOT NULL
+                );
+                PRAGMA user_version = 7;
                 """)
         }
         return migrator

@@ -32,20 +32,55 @@ public struct EntryResult: Sendable, Equatable {
     public var created: [String]
 }
 
+/// What `add` under a key did: added the entry, or found the key used.
+public struct KeyedAdd: Sendable, Equatable {
+    /// The entry the key's first call added.
+    public var entryID: Int64
+    /// The entry as it is now; nil when it has since been deleted.
+    public var result: EntryResult?
+    /// True when the key had been used: nothing was added.
+    public var replayed: Bool
+}
+
 extension Store {
     /// Records a finished entry from `start` to `end`.
     public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant) throws -> EntryResult {
         guard end >= start else { throw StoreError.endBeforeStart(start: start, end: end) }
         if let bad = Tags.invalid(parameters.tags) { throw StoreError.invalidTag(bad) }
+        return try write { db in try add(db, parameters, start: start, end: end, now: now) }
+    }
+
+    /// ``add(_:start:end:now:)`` under an idempotency key: the first call
+    /// with `key` adds the entry and keeps the key with it, in one
+    /// transaction; a later call adds nothing and returns the first call's
+    /// entry id (and the entry, unless it has since been deleted).
+    public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant, key: String) throws
+        -> KeyedAdd
+    {
+        guard end >= start else { throw StoreError.endBeforeStart(start: start, end: end) }
+        if let bad = Tags.invalid(parameters.tags) { throw StoreError.invalidTag(bad) }
         return try write { db in
-            let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
-            var record = EntryRecord(
-                projectID: resolved.projectID, description: parameters.description,
-                tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
-                source: "cli", created: now.seconds, updated: now.seconds)
-            try record.insert(db)
-            return EntryResult(entry: try entry(db, record), created: resolved.created)
+            if let first = try Int64.fetchOne(db, sql: "SELECT entry_id FROM add_key WHERE key = ?", arguments: [key]) {
+                let entry = try Row.fetchOne(db, sql: Store.entrySelect + " WHERE e.id = ?", arguments: [first]).map(Store.entry(from:))
+                return KeyedAdd(entryID: first, result: entry.map { EntryResult(entry: $0, created: []) }, replayed: true)
+            }
+            let result = try add(db, parameters, start: start, end: end, now: now)
+            try db.execute(sql: "INSERT INTO add_key (key, entry_id, added) VALUES (?, ?, ?)",
+                           arguments: [key, result.entry.id, now.seconds])
+            return KeyedAdd(entryID: result.entry.id, result: result, replayed: false)
         }
+    }
+
+    private func add(_ db: Database, _ parameters: TimerParameters, start: Instant, end: Instant, now: Instant) throws
+        -> EntryResult
+    {
+        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
+        var record = EntryRecord(
+            projectID: resolved.projectID, description: parameters.description,
+            tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
+            source: "cli", created: now.seconds, updated: now.seconds)
+        try record.insert(db)
+        return EntryResult(entry: try entry(db, record), created: resolved.created)
     }
 
     /// Edits an entry. The running entry's start may move (say, two hours

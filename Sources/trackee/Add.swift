@@ -17,16 +17,32 @@ extension Trackee {
         @Option(parsing: .unconditional, help: "When the entry ends; not before --from.")
         var to: String
 
+        @OptionGroup var idempotency: KeyOption
+
         func run() throws {
             try Session.run(common) { session in
                 let start = try session.time(from, option: "--from")
                 let end = try session.time(to, option: "--to")
-                let p = timer.parameters
+                let p = try timer.parameters(for: "an entry")
+                let parameters = TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)
                 let store = try session.openStore()
-                let result = try store.add(
-                    TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags),
-                    start: start, end: end, now: session.now)
-                EntryReport.print("added", result, session: session)
+                guard let key = idempotency.key else {
+                    EntryReport.print("added", try store.add(parameters, start: start, end: end, now: session.now), session: session)
+                    return
+                }
+                let keyed = try store.add(parameters, start: start, end: end, now: session.now, key: key)
+                guard keyed.replayed else {
+                    EntryReport.print("added", keyed.result!, key: key, session: session)
+                    return
+                }
+                if let result = keyed.result {
+                    EntryReport.print("added", result, key: key, replayed: true, session: session)
+                } else if session.out.json {
+                    session.out.emit(EntryReport.View(action: "added", entry: nil, entry_id: keyed.entryID, created: [],
+                                                      key: key, replayed: true))
+                } else {
+                    session.out.line("added #\(keyed.entryID) (its entry has since been deleted) — key \"\(key)\" was applied before; nothing changed")
+                }
             }
         }
     }
@@ -36,13 +52,29 @@ extension Trackee {
 enum EntryReport {
     struct View: Encodable {
         var action: String
-        var entry: EntryView
+        var entry: EntryView?
+        /// The entry's id when it has since been deleted (a replayed key).
+        var entry_id: Int64?
         var created: [String]
+        /// `add --key`: the key, and whether it had been used (nothing added).
+        var key: String?
+        var replayed: Bool?
+
+        init(action: String, entry: EntryView?, entry_id: Int64? = nil, created: [String], key: String? = nil,
+             replayed: Bool? = nil) {
+            self.action = action
+            self.entry = entry
+            self.entry_id = entry_id
+            self.created = created
+            self.key = key
+            self.replayed = replayed
+        }
     }
 
-    static func print(_ action: String, _ result: EntryResult, session: Session) {
+    static func print(_ action: String, _ result: EntryResult, key: String? = nil, replayed: Bool = false, session: Session) {
         if session.out.json {
-            session.out.emit(View(action: action, entry: EntryView(result.entry, session: session), created: result.created))
+            session.out.emit(View(action: action, entry: EntryView(result.entry, session: session), created: result.created,
+                                  key: key, replayed: key == nil ? nil : replayed))
             return
         }
         session.printCreated(result.created)
@@ -53,6 +85,8 @@ enum EntryReport {
             let l = session.zone.localDateTime(end)
             span = session.clock(e.start) + "–" + (sameDay ? pad(l.hour, 2) + ":" + pad(l.minute, 2) : session.clock(end))
         }
-        session.out.line("\(action) #\(e.id) \(session.label(e)) \(span) (\(session.duration(e.duration(now: session.now))))")
+        var line = "\(action) #\(e.id) \(session.label(e)) \(span) (\(session.duration(e.duration(now: session.now))))"
+        if replayed, let key { line += " — key \"\(key)\" was applied before; nothing changed" }
+        session.out.line(line)
     }
 }

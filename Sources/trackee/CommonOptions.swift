@@ -33,9 +33,32 @@ struct TimerOptions: ParsableArguments {
         }
     }
 
-    var parameters: TimerParametersInput {
-        TimerParametersInput(project: project, client: client,
-                             description: description ?? words.joined(separator: " "), tags: tags)
+    /// The parameters, refusing an empty or blank project, client or tag;
+    /// `what` is what gets made without them: "a timer" or "an entry".
+    func parameters(for what: String) throws -> TimerParametersInput {
+        try NameOption.refuseBlank(project, "--project", "leave it out for \(what) without a project")
+        try NameOption.refuseBlank(client, "--client", "leave it out for a project without a client")
+        try NameOption.refuseBlank(tags, "--tag", "leave it out for \(what) without tags")
+        return TimerParametersInput(project: project, client: client,
+                                    description: description ?? words.joined(separator: " "), tags: tags)
+    }
+}
+
+/// Checks for the values of `--project`, `--client` and `--tag`. An empty
+/// name is refused rather than read as "none": `-p "$PROJECT"` with the
+/// variable unset would otherwise start a timer without a project and say
+/// nothing.
+enum NameOption {
+    /// Throws a usage error naming `option` when `value` is empty or blank;
+    /// `instead` says what to write.
+    static func refuseBlank(_ value: String?, _ option: String, _ instead: String) throws {
+        guard let value, value.trimmingWhitespace().isEmpty else { return }
+        throw CommandFailure.usage("\(option) is \(value.isEmpty ? "empty" : "blank"); \(instead)")
+    }
+
+    /// The same for a repeatable option: every value must be a name.
+    static func refuseBlank(_ values: [String], _ option: String, _ instead: String) throws {
+        for value in values { try refuseBlank(value, option, instead) }
     }
 }
 

@@ -60,6 +60,9 @@ extension Trackee {
 
         func run() throws {
             try Session.run(common) { session in
+                try NameOption.refuseBlank(project, "--project", "use --no-project to remove the entry's project")
+                try NameOption.refuseBlank(client, "--client", "give a client name, or leave it out")
+                try NameOption.refuseBlank(tags, "--tag", "use --clear-tags to remove all tags")
                 let store = try session.openStore()
                 let id = try EntryArgument.resolve(entry, store: store)
                 var changes = EntryChanges(

@@ -18,6 +18,7 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
+                    try NameOption.refuseBlank(client, "--client", "leave it out to list every project")
                     let projects = try session.openStore().projects(client: client)
                     if session.out.json { return session.out.emit(projects.map(ProjectView.init)) }
                     if projects.isEmpty { return session.out.line("no projects; `trackee projects add NAME` adds one") }
@@ -69,6 +70,7 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
+                    try NameOption.refuseBlank(client, "--client", "leave it out for a project without a client")
                     let p = try session.openStore().addProject(name, client: client, changes: billing.changes, now: session.now)
                     if session.out.json { return session.out.emit(ProjectView(p)) }
                     session.out.line("added project \"\(p.name)\"" + (p.client.map { " for client \"\($0)\"" } ?? ""))
@@ -86,6 +88,7 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
+                    try NameOption.refuseBlank(client, "--client", "leave it out when the project name is unique")
                     let p = try session.openStore().editProject(name, client: client, rename: newName, changes: ProjectChanges())
                     if session.out.json { return session.out.emit(ProjectView(p)) }
                     session.out.line("renamed project \"\(name)\" to \"\(p.name)\"")
@@ -103,6 +106,7 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
+                    try NameOption.refuseBlank(client, "--client", "leave it out when the project name is unique")
                     let p = try session.openStore().editProject(name, client: client, rename: nil, changes: billing.changes)
                     if session.out.json { return session.out.emit(ProjectView(p)) }
                     var text = "edited project \"\(p.name)\":"
@@ -125,6 +129,7 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
+                    try NameOption.refuseBlank(client, "--client", "leave it out when the project name is unique")
                     // Without --yes the store refuses a project with entries,
                     // counting them in its message.
                     let removal = try session.openStore().deleteProject(name, client: client, confirmed: yes, now: session.now)

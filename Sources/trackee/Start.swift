@@ -25,7 +25,7 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let at = try self.at.map { try session.time($0, option: "--at") } ?? session.now
-                let p = timer.parameters
+                let p = try timer.parameters(for: "a timer")
                 let intent = Intent(
                     .start(TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)),
                     at: at, source: "cli", key: idempotency.key)

@@ -33,36 +33,10 @@ extension CalendarCommandTests {
                 }
             }()
 
-            /// Runs a program to its end, its output through files so
-            /// neither pipe can fill up.
             static func run(_ executable: String, _ arguments: [String], environment: [String: String], in directory: URL)
                 throws -> (status: Int32, stdout: String, stderr: String)
             {
-                let out = directory.appendingPathComponent("khal-\(UUID().uuidString).out")
-                let err = directory.appendingPathComponent("khal-\(UUID().uuidString).err")
-                _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-                _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-                defer {
-                    try? FileManager.default.removeItem(at: out)
-                    try? FileManager.default.removeItem(at: err)
-                }
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                process.environment = environment
-                process.currentDirectoryURL = directory
-                process.standardInput = FileHandle.nullDevice
-                let outHandle = try FileHandle(forWritingTo: out)
-                let errHandle = try FileHandle(forWritingTo: err)
-                process.standardOutput = outHandle
-                process.standardError = errHandle
-                try process.run()
-                process.waitUntilExit()
-                try? outHandle.close()
-                try? errHandle.close()
-                return (process.terminationStatus,
-                        String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                        String(decoding: try Data(contentsOf: err), as: UTF8.self))
+                try runProgram(executable, arguments, environment: environment, in: directory)
             }
         }
 

@@ -109,15 +109,68 @@ import Testing
             "a timer cannot stop in the future (2026-11-20T12:30:00+01:00); give a stop time before now"))
     }
 
-    /// `projects add "  "` says the name is empty; starting a timer on a
-    /// blank project name must say the same, not blame the store.
+    /// A blank name given as an option is a usage error that names the
+    /// option; given as a `projects add` argument, the store refuses it.
     @Test func aBlankProjectName() throws {
-        try expectRefused(["start", "-p", "  "], status: 1, stderr: failure("a project name cannot be empty"))
-        try expectRefused(["add", "-p", "Docs", "-c", " ", "--from", "09:00", "--to", "10:00"], status: 1,
-                          stderr: failure("a client name cannot be empty"))
+        try expectRefused(["start", "-p", "  "], status: 64, stderr: failure(
+            "--project is blank; leave it out for a timer without a project"))
+        try expectRefused(["add", "-p", "Docs", "-c", " ", "--from", "09:00", "--to", "10:00"], status: 64,
+                          stderr: failure("--client is blank; leave it out for a project without a client"))
         let t = try Sandbox()
         let r = try t.run("projects", "add", "  ")
         #expect(r.status == 1)
         #expect(r.stderr == failure("a project name cannot be empty"))
+    }
+
+    /// `-p "$PROJECT"` with the variable unset would otherwise start a
+    /// timer without a project and say nothing.
+    @Test func anEmptyProjectIsAUsageErrorNamingTheOption() throws {
+        try expectRefused(["start", "-p", ""], status: 64, stderr: failure(
+            "--project is empty; leave it out for a timer without a project"))
+        try expectRefused(["start", "--project", "", "Docs"], status: 64, stderr: failure(
+            "--project is empty; leave it out for a timer without a project"))
+        try expectRefused(["add", "-p", "", "--from", "09:00", "--to", "10:00"], status: 64, stderr: failure(
+            "--project is empty; leave it out for an entry without a project"))
+        try expectRefused(["edit", "1", "-p", ""], status: 64, stderr: failure(
+            "--project is empty; use --no-project to remove the entry's project"))
+    }
+
+    @Test func anEmptyClientIsAUsageErrorNamingTheOption() throws {
+        try expectRefused(["start", "-p", "Mail", "-c", ""], status: 64, stderr: failure(
+            "--client is empty; leave it out for a project without a client"))
+        try expectRefused(["add", "-p", "A", "--client", "", "--from", "09:00", "--to", "10:00"], status: 64,
+                          stderr: failure("--client is empty; leave it out for a project without a client"))
+        try expectRefused(["edit", "running", "-c", " "], status: 64, stderr: failure(
+            "--client is blank; give a client name, or leave it out"))
+        try expectRefused(["projects", "list", "-c", ""], status: 64, stderr: failure(
+            "--client is empty; leave it out to list every project"))
+        try expectRefused(["projects", "add", "B", "-c", ""], status: 64, stderr: failure(
+            "--client is empty; leave it out for a project without a client"))
+        for command in [["rename", "A", "B"], ["edit", "A", "--billable"], ["delete", "A"]] {
+            try expectRefused(["projects"] + command + ["-c", ""], status: 64, stderr: failure(
+                "--client is empty; leave it out when the project name is unique"))
+        }
+    }
+
+    /// An empty tag was dropped without a word; on `edit` it even cleared
+    /// every tag.
+    @Test func anEmptyTagIsAUsageErrorNamingTheOption() throws {
+        try expectRefused(["start", "-p", "Mail", "-t", ""], status: 64, stderr: failure(
+            "--tag is empty; leave it out for a timer without tags"))
+        try expectRefused(["start", "-p", "Mail", "-t", "a", "--tag", " "], status: 64, stderr: failure(
+            "--tag is blank; leave it out for a timer without tags"))
+        try expectRefused(["add", "-p", "A", "-t", "", "--from", "09:00", "--to", "10:00"], status: 64,
+                          stderr: failure("--tag is empty; leave it out for an entry without tags"))
+        try expectRefused(["edit", "running", "-t", ""], status: 64, stderr: failure(
+            "--tag is empty; use --clear-tags to remove all tags"))
+    }
+
+    @Test func anEmptyProjectCreatesNoStore() throws {
+        let t = try Sandbox()
+        let r = try t.run("start", "-p", "")
+        #expect(r.status == 64)
+        #expect(r.stdout == "")
+        #expect(r.stderr == failure("--project is empty; leave it out for a timer without a project"))
+        #expect(t.listing(t.path("store")) == [])
     }
 }

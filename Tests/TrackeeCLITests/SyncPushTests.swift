@@ -234,7 +234,7 @@ import TrackeeTestSupport
 
     @Test func theDaemonPushesChangesByItselfAndCatchesUpWhenTheServiceReturns() throws {
         let server = try FakeTimeServiceProcess(service: "clockify", token: Self.token)
-        var t = try Self.sandbox(server)
+        let t = try Self.sandbox(server)
         t.now = ""  // the daemon runs on the real clock, so do these commands
         let daemon = try t.launch(["run"])
         defer { daemon.stop() }
