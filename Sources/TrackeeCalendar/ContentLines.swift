@@ -119,7 +119,7 @@ enum ContentLineScanner {
         var line = 1
         for (a, b) in zip(cuts, cuts.dropFirst()) where b > a {
             result.append((a..<b, line))
-            line += bytes[a..<b].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            line += newlines(in: bytes, a..<b)
         }
         return result.isEmpty ? [(start..<bytes.count, 1)] : result
     }
@@ -248,38 +248,66 @@ enum ContentLineScanner {
         return "\"\(text)\(bytes.count > 40 ? "…" : "")\""
     }
 
-    /// The offset of the first byte that breaks UTF-8, if any.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
-            if b < 0x80 {
+    /// How many line feeds `bytes[range]` holds, eight bytes at a time.
+    static func newlines(in bytes: [UInt8], _ range: Range<Int>) -> Int {
+        bytes.withUnsafeBytes { all in
+            var count = 0
+            var i = range.lowerBound
+            while i + 8 <= range.upperBound {
+                // A zero byte in `word ^ 0x0A…` marks a line feed (the
+                // classic "has zero byte" test, exact per byte).
+                let x = all.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let zero = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x | 0x7F7F_7F7F_7F7F_7F7F)
+                count += zero.nonzeroBitCount
+                i += 8
+            }
+            while i < range.upperBound {
+                if all[i] == 0x0A { count += 1 }
                 i += 1
-                continue
             }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch b {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE, 0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return i
-            }
-            guard i + length <= n else { return i }
-            if bytes[i + 1] < low || bytes[i + 1] > high { return i }
-            for k in 2..<length where bytes[i + k] < 0x80 || bytes[i + k] > 0xBF { return i }
-            i += length
+            return count
         }
-        return nil
+    }
+
+    /// The offset of the first byte that breaks UTF-8, if any. Runs of
+    /// ASCII are skipped eight bytes at a time.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { all -> Int? in
+            var i = 0
+            let n = all.count
+            while i < n {
+                if i + 8 <= n, all.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                let b = all[i]
+                if b < 0x80 {
+                    i += 1
+                    continue
+                }
+                let length: Int
+                var low: UInt8 = 0x80
+                var high: UInt8 = 0xBF
+                switch b {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; low = 0xA0
+                case 0xE1...0xEC, 0xEE, 0xEF: length = 3
+                case 0xED: length = 3; high = 0x9F
+                case 0xF0: length = 4; low = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; high = 0x8F
+                default: return i
+                }
+                guard i + length <= n else { return i }
+                if all[i + 1] < low || all[i + 1] > high { return i }
+                for k in 2..<length where all[i + k] < 0x80 || all[i + k] > 0xBF { return i }
+                i += length
+            }
+            return nil
+        }
     }
 
     static func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {
-        1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        1 + newlines(in: bytes, 0..<offset)
     }
 }

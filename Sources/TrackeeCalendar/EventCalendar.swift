@@ -132,8 +132,12 @@ public struct EventCalendar: Sendable {
     /// part per slice of series, the slices spread over the processors.
     private func expandSeries(from: Instant, to: Instant) -> [[(occurrence: CalendarOccurrence, rank: Int32)]] {
         let (all, calendarName, local) = (series, name, zone)
+        // Room for a few occurrences a week per series, so a year of a busy
+        // calendar is not copied again and again as the arrays grow.
+        let perSeries = max(4, min(400, Int((to - from) / (86_400 * 3))))
         return Parallel.map(count: all.count, minimum: 256) { slice in
             var found: [(occurrence: CalendarOccurrence, rank: Int32)] = []
+            found.reserveCapacity(slice.count * perSeries)
             for (series, rank) in all[slice] {
                 series.forEachOccurrence(from: from, to: to, calendar: calendarName, local: local) { found.append(($0, rank)) }
             }
