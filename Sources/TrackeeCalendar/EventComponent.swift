@@ -65,6 +65,10 @@ struct SeriesRule: Sendable {
     /// no walk through libical (whose Debian build does every step of the
     /// walk through ICU's calendar).
     var pattern: (days: Int, walls: [LocalDateTime])?
+    /// For a monthly rule on the n-th (or n-th last) weekday of the month
+    /// (``Libical/Rule/monthlyWeekday``), so a window's instances are
+    /// computed rather than walked through libical.
+    var monthly: (interval: Int, weekday: Int, ordinal: Int)?
 
     /// A pattern longer than this is not worth keeping; the rule is walked.
     static let largestPattern = 4096
@@ -73,6 +77,7 @@ struct SeriesRule: Sendable {
         guard let iterator = Libical.Iterator(rule.unbounded, start: start) else { return nil }
         self.rule = rule
         self.line = line
+        monthly = rule.monthlyWeekday
         guard let days = rule.periodDays else { return }
         let end = LocalDateTime(date: start.local.date.adding(days: days), hour: start.local.hour,
                                 minute: start.local.minute, second: start.local.second)

@@ -238,3 +238,27 @@ enum PeriodEnd: Hashable, Sendable {
     case end(TimeValue)
     case duration(NominalDuration)
 }
+
+extension Libical.Rule {
+    /// For a MONTHLY rule on one weekday of the month by its place in it
+    /// (`BYDAY=-1FR`, the last Friday; `BYDAY=2TU`, the second Tuesday)
+    /// with no other BY parts: every how many months, the ISO weekday
+    /// (1 Monday … 7 Sunday) and the place (negative counts from the
+    /// month's end). Such a rule needs no walk: each month's instance is
+    /// found by arithmetic, at DTSTART's time of day. Nil for any other rule.
+    var monthlyWeekday: (interval: Int, weekday: Int, ordinal: Int)? {
+        guard raw.freq == ICAL_MONTHLY_RECURRENCE else { return nil }
+        let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func isEmpty<T>(_ list: T) -> Bool { withUnsafeBytes(of: list) { $0.load(as: Int16.self) == none } }
+        guard isEmpty(raw.by_second), isEmpty(raw.by_minute), isEmpty(raw.by_hour), isEmpty(raw.by_month_day),
+              isEmpty(raw.by_year_day), isEmpty(raw.by_week_no), isEmpty(raw.by_month), isEmpty(raw.by_set_pos)
+        else { return nil }
+        let byDay = withUnsafeBytes(of: raw.by_day) { Array($0.bindMemory(to: Int16.self).prefix { $0 != none }) }
+        guard byDay.count == 1 else { return nil }
+        let ordinal = Int(icalrecurrencetype_day_position(byDay[0]))
+        let day = Int(icalrecurrencetype_day_day_of_week(byDay[0]).rawValue)  // 1 Sunday … 7 Saturday
+        guard ordinal != 0, (-5...5).contains(ordinal), (1...7).contains(day) else { return nil }
+        return (max(1, Int(raw.interval)), day == 1 ? 7 : day - 1, ordinal)
+    }
+}
+

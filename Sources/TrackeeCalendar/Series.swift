@@ -245,6 +245,7 @@ struct RuleWalk {
         let low = zone.localDateTime(from - 86_400)
         if let untilWall, low > untilWall { return [] }
         if let pattern = seriesRule.pattern { return repeating(pattern, low: low, high: high) }
+        if let monthly = seriesRule.monthly, rule.count == 0 { return monthlyWalls(monthly, low: low, high: high) }
         var from = start.value
         var jump: LocalDateTime?
         if rule.count == 0 && low > start.value.local {
@@ -295,6 +296,45 @@ struct RuleWalk {
                 if wall >= lowSeconds { walls.append(LocalDateTime(secondsSinceEpoch: wall)) }
             }
             span += 1
+        }
+    }
+
+    /// ``walls(from:through:)`` for a monthly rule on one weekday of the
+    /// month by its place: each month, every `interval` from DTSTART's,
+    /// that day (if the month has it) at DTSTART's time of day, from
+    /// DTSTART on.
+    private func monthlyWalls(_ rule: (interval: Int, weekday: Int, ordinal: Int), low: LocalDateTime, high: LocalDateTime)
+        -> [LocalDateTime]
+    {
+        let first = start.value.local
+        let firstMonth = first.date.year * 12 + first.date.month - 1
+        let lowMonth = low.date.year * 12 + low.date.month - 1
+        var month = firstMonth + max(0, (lowMonth - firstMonth) / rule.interval) * rule.interval
+        let (lowSeconds, highSeconds) = (low.secondsSinceEpoch, high.secondsSinceEpoch)
+        let untilSeconds = untilWall?.secondsSinceEpoch ?? .max
+        let startSeconds = first.secondsSinceEpoch
+        let timeOfDay = Int64(first.hour * 3600 + first.minute * 60 + first.second)
+        var walls: [LocalDateTime] = []
+        while true {
+            let year = month >= 0 ? month / 12 : (month - 11) / 12
+            let number = month - year * 12 + 1
+            let length = LocalDate.daysIn(year: year, month: number)
+            var day: Int
+            if rule.ordinal > 0 {
+                let weekdayOfFirst = LocalDate(year: year, month: number, day: 1).weekday
+                day = 1 + (rule.weekday - weekdayOfFirst + 7) % 7 + (rule.ordinal - 1) * 7
+            } else {
+                let weekdayOfLast = LocalDate(year: year, month: number, day: length).weekday
+                day = length - (weekdayOfLast - rule.weekday + 7) % 7 + (rule.ordinal + 1) * 7
+            }
+            let monthStart = LocalDate(year: year, month: number, day: 1).daysSinceEpoch * 86_400
+            if monthStart > highSeconds || monthStart > untilSeconds { return walls }
+            if day >= 1 && day <= length {
+                let wall = monthStart + Int64(day - 1) * 86_400 + timeOfDay
+                if wall > highSeconds || wall > untilSeconds { return walls }
+                if wall >= lowSeconds && wall >= startSeconds { walls.append(LocalDateTime(secondsSinceEpoch: wall)) }
+            }
+            month += rule.interval
         }
     }
 

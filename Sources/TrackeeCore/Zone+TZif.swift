@@ -53,6 +53,19 @@ struct ZoneRules: Sendable, Hashable {
         return all.allSatisfy { $0.offset == 0 && !$0.isDST }
     }
 
+    /// The offset of wall time `wall` when the table has no change within
+    /// 200,000 s of it (offsets are under 100,000 s, so its instant is
+    /// then unambiguous and a day clear of any change), from one search;
+    /// nil otherwise, and after the table's last change, where the POSIX
+    /// rule decides.
+    func plainOffset(atWall wall: Int64) -> Int? {
+        guard let last = transitions.last, wall + 200_000 < last else { return footer == nil && transitions.isEmpty ? initial.offset : nil }
+        let i = lastIndex(atOrBefore: wall)
+        if i >= 0 && transitions[i] > wall - 200_000 { return nil }
+        if transitions[i + 1] < wall + 200_000 { return nil }
+        return i < 0 ? initial.offset : types[i].offset
+    }
+
     /// Index of the last transition at or before `t`, or -1.
     private func lastIndex(atOrBefore t: Int64) -> Int {
         var low = 0

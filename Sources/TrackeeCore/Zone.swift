@@ -176,6 +176,7 @@ extension Zone {
         // Most wall times are a day away from any change of offset: one
         // instant, found without searching.
         let wall = local.secondsSinceEpoch
+        if let offset = rules.plainOffset(atWall: wall) { return Instant(seconds: wall - Int64(offset)) }
         let guess = rules.type(at: wall - Int64(rules.type(at: wall).offset)).offset
         let candidate = wall - Int64(guess)
         if rules.type(at: candidate).offset == guess,

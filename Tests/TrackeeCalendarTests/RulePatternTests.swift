@@ -96,3 +96,69 @@ import TrackeeCore
         var text: String
     }
 }
+
+/// Monthly rules on the n-th (or n-th last) weekday of the month are
+/// computed month by month instead of walked through libical; held to
+/// libical's own walk the same way.
+@Suite struct MonthlyWeekdayTests {
+    static func randomRule(_ g: inout SeededGenerator, start: LocalDateTime) -> String {
+        let ordinal = g.pick([-5, -4, -3, -2, -1, 1, 2, 3, 4, 5])
+        var parts = ["FREQ=MONTHLY", "BYDAY=\(ordinal)\(g.pick(RulePatternTests.days))"]
+        if g.int(0...2) > 0 { parts.append("INTERVAL=\(g.int(1...4))") }
+        if g.int(0...4) == 0 {
+            let until = start.date.adding(days: g.int(10...900))
+            parts.append("UNTIL=\(pad(until.year, 4))\(pad(until.month, 2))\(pad(until.day, 2))T235959")
+        }
+        return parts.joined(separator: ";")
+    }
+
+    @Test func computedMonthsGiveWhatLibicalsWalkGives() throws {
+        let zone = try Zone(identifier: "Europe/Prague")
+        var g = SeededGenerator(seed: 5_545_2026)
+        var compared = 0
+        var instances = 0
+        for round in 0..<1000 {
+            let start = LocalDateTime(
+                date: LocalDate(year: 2025, month: 1, day: 1).adding(days: g.int(0...700)),
+                hour: round % 5 == 0 ? 0 : g.int(0...23), minute: g.pick([0, 15, 30, 45]))
+            let text = Self.randomRule(&g, start: start)
+            guard case .success(let rule) = Libical.rule(text) else {
+                Issue.record("libical cannot read \(text)")
+                continue
+            }
+            let value = TimeValue(local: start, isDate: round % 5 == 0, isUTC: false)
+            let time = EventTime(value: value, placement: .zone(zone))
+            let computed = try #require(SeriesRule(rule, line: 1, start: value))
+            #expect(computed.monthly != nil, "\(text) should be computed")
+            var walked = computed
+            walked.monthly = nil
+            for _ in 0..<4 {
+                let from = zone.instant(for: LocalDateTime(date: start.date.adding(days: g.int(-60...2000)), hour: g.int(0...23)))
+                let through = from + Int64(g.int(1...400)) * 86_400
+                let fast = RuleWalk(rule: computed, start: time, zone: zone).walls(from: from, through: through)
+                let slow = RuleWalk(rule: walked, start: time, zone: zone).walls(from: from, through: through)
+                #expect(fast == slow, "\(text) from \(start) over \(zone.iso8601(from)) … \(zone.iso8601(through))")
+                compared += 1
+                instances += slow.count
+            }
+        }
+        #expect(compared == 4000)
+        #expect(instances > 10_000)
+    }
+
+    @Test func onlyOneWeekdayByItsPlaceIsComputed() throws {
+        let start = TimeValue(local: LocalDateTime(year: 2026, month: 11, day: 23, hour: 9), isDate: false, isUTC: false)
+        for text in ["FREQ=MONTHLY;BYDAY=-1FR", "FREQ=MONTHLY;INTERVAL=3;BYDAY=2TU", "FREQ=MONTHLY;BYDAY=5SU;UNTIL=20271231T000000Z"] {
+            guard case .success(let rule) = Libical.rule(text) else { Issue.record("libical cannot read \(text)"); continue }
+            #expect(SeriesRule(rule, line: 1, start: start)?.monthly != nil, "\(text)")
+        }
+        for text in [
+            "FREQ=MONTHLY;BYDAY=FR", "FREQ=MONTHLY;BYDAY=1MO,-1FR", "FREQ=MONTHLY;BYDAY=-1FR;BYMONTH=3",
+            "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=YEARLY;BYDAY=-1FR",
+            "FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=9,17",
+        ] {
+            guard case .success(let rule) = Libical.rule(text) else { Issue.record("libical cannot read \(text)"); continue }
+            #expect(SeriesRule(rule, line: 1, start: start)?.monthly == nil, "\(text)")
+        }
+    }
+}
