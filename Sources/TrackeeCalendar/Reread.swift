@@ -54,7 +54,7 @@ struct FileMemo: Sendable {
         for block in cut.blocks {
             var component = self.events[block.digest]
             if component == nil {
-                counted.lines += bytes[counted.offset..<block.range.lowerBound].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                counted.lines += ContentLineScanner.newlines(in: bytes, counted.offset..<block.range.lowerBound)
                 counted.offset = block.range.lowerBound
                 component = Self.read(Array(bytes[block.range]), firstLine: counted.lines + 1, reader: &reader)
             }

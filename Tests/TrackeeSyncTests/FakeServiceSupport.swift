@@ -15,28 +15,25 @@ func monday(minutes: Int64 = 0) -> Instant { Instant(seconds: 1_795_420_800 + mi
 /// failure in these tests goes through here or `httpFailure`); nil, with
 /// an issue, when it succeeds or throws something else.
 func serviceFailure<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) -> ServiceFailure? {
-    do {
-        _ = try body()
-        Issue.record("expected a failure", sourceLocation: sourceLocation)
-    } catch let failure as ServiceFailure {
-        expectNoToken(failure.description, sourceLocation: sourceLocation)
-        return failure
-    } catch {
-        Issue.record("expected a ServiceFailure, not \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
+    caught(ServiceFailure.self, "a ServiceFailure", body, sourceLocation)
 }
 
 /// The `HTTPFailure` that `body` throws, checked for the token likewise.
 func httpFailure<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) -> HTTPFailure? {
+    caught(HTTPFailure.self, "an HTTPFailure", body, sourceLocation)
+}
+
+private func caught<Failure: Error & CustomStringConvertible, T>(
+    _ type: Failure.Type, _ name: String, _ body: () throws -> T, _ sourceLocation: SourceLocation
+) -> Failure? {
     do {
         _ = try body()
         Issue.record("expected a failure", sourceLocation: sourceLocation)
-    } catch let failure as HTTPFailure {
+    } catch let failure as Failure {
         expectNoToken(failure.description, sourceLocation: sourceLocation)
         return failure
     } catch {
-        Issue.record("expected an HTTPFailure, not \(error)", sourceLocation: sourceLocation)
+        Issue.record("expected \(name), not \(error)", sourceLocation: sourceLocation)
     }
     return nil
 }

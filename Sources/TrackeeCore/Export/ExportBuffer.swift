@@ -85,51 +85,6 @@ public struct ExportBuffer {
         }
     }
 
-    /// `2026-11-20T11:03:00+01:00`, or `…Z` in a UTC zone: what
-    /// ``Zone/iso8601(_:)`` gives, written in place (a calendar listing
-    /// writes three per occurrence).
-    public mutating func writeISO8601(_ instant: Instant, in zone: Zone) {
-        let offset = zone.offset(at: instant)
-        let t = LocalDateTime(secondsSinceEpoch: instant.seconds + Int64(offset))
-        guard (0...9999).contains(t.date.year) else {
-            write(zone.iso8601(instant))
-            return
-        }
-        let a = offset.magnitude
-        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let count = withUnsafeMutableBytes(of: &text) { b -> Int in
-            func two(_ v: Int, _ at: Int) {
-                b[at] = UInt8(ascii: "0") + UInt8(v / 10)
-                b[at + 1] = UInt8(ascii: "0") + UInt8(v % 10)
-            }
-            two(t.date.year / 100, 0)
-            two(t.date.year % 100, 2)
-            b[4] = ASCII.hyphen
-            two(t.date.month, 5)
-            b[7] = ASCII.hyphen
-            two(t.date.day, 8)
-            b[10] = ASCII.letterT
-            two(t.hour, 11)
-            b[13] = ASCII.colon
-            two(t.minute, 14)
-            b[16] = ASCII.colon
-            two(t.second, 17)
-            if zone.writesZulu {
-                b[19] = UInt8(ascii: "Z")
-                return 20
-            }
-            b[19] = offset < 0 ? ASCII.hyphen : UInt8(ascii: "+")
-            two(Int(a / 3600), 20)
-            b[22] = ASCII.colon
-            two(Int(a / 60 % 60), 23)
-            guard a % 60 != 0 else { return 25 }
-            b[25] = ASCII.colon
-            two(Int(a % 60), 26)
-            return 28
-        }
-        withUnsafeBytes(of: &text) { bytes.append(contentsOf: $0.prefix(count)) }
-    }
-
     /// Writes what is buffered to `fd` and empties the buffer, keeping its
     /// room: for output too large to build whole.
     public mutating func flush(to fd: Int32) {
