@@ -75,7 +75,7 @@ final class MemoryService: TimeService {
     }
 }
 
-@Suite struct PusherTests {
+@Suite final class PusherTests {
     let store: Store
     let service = MemoryService()
     let path = NSTemporaryDirectory() + "trackee-pusher-\(UUID().uuidString).sqlite3"
@@ -84,6 +84,11 @@ final class MemoryService: TimeService {
     init() throws {
         store = try Store(path: path)
         try store.registerSyncTargets([SyncTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
+    }
+
+    /// The store goes with its test, -wal and -shm files included.
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
     func pusher(at now: Instant, sleeps: SleepLog = SleepLog()) -> Pusher {
