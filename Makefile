@@ -21,19 +21,23 @@ BIN = .build/release/trackee
 # next to trackee.
 SYNC_BIN = .build/release/trackee-sync
 
-.PHONY: all deps build demo test bench conformance install uninstall clean
+.PHONY: all deps build build-trackee demo test bench conformance install uninstall clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
-build: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product trackee
+build: build-trackee
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
 
-demo: build
+build-trackee: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product trackee
+
+# The demo runs only trackee, so it builds only trackee (trackee-sync
+# would add about two minutes on two cores).
+demo: build-trackee
 	@scripts/demo.sh $(BIN)
 
 # Tests also need the real programs trackee is checked against: khal
@@ -41,7 +45,9 @@ demo: build
 # clients (location feeds); valgrind (the calendar leak check); and python3
 # (the fake Clockify and Toggl Track servers in Tests/Servers).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3
-LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
+# The leak check runs the debug build that `--build-tests` makes anyway: a
+# release build of its own compiled the sources a fourth time.
+LEAK_CHECK = .build/debug/trackee-calendar-leaks
 test: deps
 	@scripts/install-deps.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
@@ -49,7 +55,6 @@ test: deps
 	@echo "== the fake Clockify and Toggl Track servers the sync tests will run against"
 	python3 -m unittest Tests/Servers/test_fake_time_service.py
 	@echo "== calendar leak check: every test calendar loaded and expanded 10 times under valgrind"
-	$(SWIFT) build -c release --scratch-path .build-leaks --product trackee-calendar-leaks
 	valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=1 \
 		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars
 
@@ -113,4 +118,4 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 clean:
-	rm -rf .build .build-sync
+	rm -rf .build .build-sync .build-leaks

@@ -18,10 +18,10 @@ public struct TriggerEvent: Sendable, Equatable {
         /// The focus mode changed. `sequence` numbers focus changes in the
         /// store, so each change fires a rule once.
         case focus(mode: String, state: FocusState, sequence: Int64)
-        /// An edge of a calendar occurrence, for one rule: the rule's
-        /// offset and `match:` are already applied, so only that rule is
-        /// considered.
-        case calendar(rule: String, edge: CalendarEdge, occurrence: CalendarOccurrence)
+        /// An edge of a calendar occurrence, for one rule's trigger with
+        /// `offset` (seconds on the wall clock): the offset and `match:` are
+        /// already applied, so only that rule is considered.
+        case calendar(rule: String, edge: CalendarEdge, offset: Int64, occurrence: CalendarOccurrence)
         /// A place was entered or left. Every rule with a matching `arrive:`
         /// or `leave:` trigger is considered.
         case place(PlaceEvent)
@@ -39,7 +39,7 @@ public struct TriggerEvent: Sendable, Equatable {
     /// take.
     public var rule: String? {
         switch kind {
-        case .schedule(let rule, _), .calendar(let rule, _, _): rule
+        case .schedule(let rule, _), .calendar(let rule, _, _, _): rule
         case .focus, .place: nil
         }
     }
@@ -67,15 +67,26 @@ public struct TriggerEvent: Sendable, Equatable {
     /// makes the firing key. A schedule's elapse instant, a focus change's
     /// sequence number; for a calendar, the calendar, the event's UID, the
     /// instance's recurrence id (`-` for an event that does not recur) and
-    /// the edge, so moving or editing an instance does not make it new.
+    /// the edge, so moving or editing an instance does not make it new,
+    /// then the trigger's offset unless it is 0 (`:-300`), so two triggers
+    /// of one rule on the same edge fire once each.
     public var occurrence: String {
         switch kind {
         case .schedule: "at:\(time.seconds)"
         case .focus(_, _, let sequence): "focus:\(sequence)"
-        case .calendar(_, let edge, let o):
-            "cal:\(keyPart(o.calendar)):\(keyPart(o.uid)):\(o.recurrenceID.map { "\($0)" } ?? "-"):\(edge.rawValue)"
+        case .calendar(_, let edge, let offset, let o):
+            calendarKey(o, edge) + (offset == 0 ? "" : offset < 0 ? ":\(offset)" : ":+\(offset)")
         case .place(let p): "place:\(keyPart(p.place)):\(p.transition.rawValue):\(time.seconds)"
         }
+    }
+
+    /// The occurrence as keys wrote it before they carried a calendar
+    /// trigger's offset; nil where that form is the current one. A store's
+    /// calendar firings from before then stand for every offset of their
+    /// edge, so an upgrade fires nothing again.
+    public var formerOccurrence: String? {
+        guard case .calendar(_, let edge, let offset, let o) = kind, offset != 0 else { return nil }
+        return calendarKey(o, edge)
     }
 
     /// The values `{{trigger.NAME}}` templates and `TRACKEE_TRIGGER_NAME`
@@ -85,7 +96,7 @@ public struct TriggerEvent: Sendable, Equatable {
         switch kind {
         case .schedule(_, let expression): ["at": expression]
         case .focus(let mode, let state, _): ["mode": mode, "state": state.rawValue]
-        case .calendar(_, _, let o):
+        case .calendar(_, _, _, let o):
             [
                 "calendar": o.calendar, "uid": o.uid, "summary": o.summary, "description": o.description,
                 "location": o.location, "categories": o.categories.joined(separator: ","),
@@ -106,6 +117,12 @@ private func decimal(_ value: Double) -> String {
     let rounded = (value * 1_000_000).rounded() / 1_000_000
     if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
     return "\(rounded)"
+}
+
+/// Calendar, UID, recurrence id (`-` for an event that does not recur)
+/// and edge.
+private func calendarKey(_ o: CalendarOccurrence, _ edge: CalendarEdge) -> String {
+    "cal:\(keyPart(o.calendar)):\(keyPart(o.uid)):\(o.recurrenceID.map { "\($0)" } ?? "-"):\(edge.rawValue)"
 }
 
 /// `%` and `:` escaped, so the parts of a calendar occurrence key stay apart.

@@ -26,7 +26,8 @@ struct CalendarEdgeSource: TimedSource {
     }
 
     /// Edges whose time (edge plus offset) lies in `(after, through]`. A
-    /// rule with two triggers that accept the same edge gets it once.
+    /// rule with two triggers that accept the same edge at the same offset
+    /// gets it once; at different offsets, once for each.
     func occurrences(after: Instant, through: Instant, zone: Zone) -> [TimedOccurrence] {
         var result: [TimedOccurrence] = []
         var seen: Set<String> = []
@@ -44,7 +45,8 @@ struct CalendarEdgeSource: TimedSource {
             for o in occurrences where t.trigger.accepts(o) {
                 let time = t.trigger.time(of: o, zone: zone)
                 guard time > after && time <= through else { continue }
-                let event = TriggerEvent(.calendar(rule: t.rule, edge: t.trigger.edge, occurrence: o), time: time)
+                let event = TriggerEvent(
+                    .calendar(rule: t.rule, edge: t.trigger.edge, offset: t.trigger.offset, occurrence: o), time: time)
                 if seen.insert("\(t.rule)@\(event.occurrence)").inserted {
                     result.append(TimedOccurrence(ruleIndex: t.ruleIndex, event: event))
                 }

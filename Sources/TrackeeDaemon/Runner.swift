@@ -80,7 +80,7 @@ public struct Runner: Sendable {
         let results: [IntentResult]
         do {
             guard let outcome = try store.fire(
-                key: firing.key, rule: firing.rule, occurred: firing.time, description: firing.description,
+                key: firing.key, formerKey: firing.formerKey, rule: firing.rule, occurred: firing.time, description: firing.description,
                 intents: intents, now: now)
             else {
                 log.debug("already fired: \(firing.description)")

@@ -14,6 +14,9 @@ public struct Firing: Sendable, Equatable {
     /// `<rule id>@<occurrence>`: the same rule on the same occurrence always
     /// makes the same key, which the store's firing ledger keeps unique.
     public var key: String
+    /// The key the same firing had in an older release, which the ledger
+    /// also honours for firings it recorded then; nil where none differs.
+    public var formerKey: String?
     /// The event's own time, which is also when the intents take effect.
     public var time: Instant
     /// One line for logs and the firing ledger.
@@ -21,9 +24,10 @@ public struct Firing: Sendable, Equatable {
     /// In the rule's order.
     public var actions: [Action]
 
-    public init(rule: String, key: String, time: Instant, description: String, actions: [Action]) {
+    public init(rule: String, key: String, formerKey: String? = nil, time: Instant, description: String, actions: [Action]) {
         self.rule = rule
         self.key = key
+        self.formerKey = formerKey
         self.time = time
         self.description = description
         self.actions = actions

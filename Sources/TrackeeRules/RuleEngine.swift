@@ -86,10 +86,10 @@ public struct RuleEngine: Sendable {
             return [index]
         case .focus(let mode, let state, _):
             return byFocus[FocusKey(mode: foldFocus(mode), state: state)] ?? []
-        case .calendar(let id, let edge, let occurrence):
+        case .calendar(let id, let edge, let offset, let occurrence):
             guard let index = byID[id], rules[index].rule.triggers.contains(where: {
                 guard case .calendar(let trigger) = $0 else { return false }
-                return trigger.edge == edge && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: zone) == event.time
+                return trigger.edge == edge && trigger.offset == offset && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: zone) == event.time
             }) else { return [] }
             return [index]
         case .place(let placeEvent):
@@ -127,7 +127,7 @@ private struct CompiledRule: Sendable {
         let values = event.templateValues(rule: rule.id, zone: zone)
         let label = rule.name.map { "rule \"\(rule.id)\" (\($0))" } ?? "rule \"\(rule.id)\""
         return Firing(
-            rule: rule.id, key: key, time: event.time,
+            rule: rule.id, key: key, formerKey: event.formerOccurrence.map { "\(rule.id)@\($0)" }, time: event.time,
             description: "\(label): \(event.summary) at \(values["time"]!)",
             actions: rule.actions.enumerated().map { index, action in
                 resolve(action, values: values, intentKey: "\(key)#\(index)", at: event.time)

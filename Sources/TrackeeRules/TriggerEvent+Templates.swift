@@ -24,7 +24,7 @@ extension TriggerEvent {
         switch kind {
         case .schedule(_, let expression): "schedule \(expression)"
         case .focus(let mode, let state, _): "focus \(mode) \(state.rawValue)"
-        case .calendar(_, let edge, let o): "calendar \(o.calendar) \"\(o.summary)\" \(edge.rawValue)"
+        case .calendar(_, let edge, _, let o): "calendar \(o.calendar) \"\(o.summary)\" \(edge.rawValue)"
         case .place(let p): "\(p.transition.rawValue) \(p.place)" + (p.source == .owntracks ? " (OwnTracks)" : "")
         }
     }

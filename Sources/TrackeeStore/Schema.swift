@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 7
+    static let version = 8
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -241,6 +241,16 @@ enum Schema {
                     added INTEGER NOT NULL
                 );
                 PRAGMA user_version = 7;
+                """)
+        }
+        migrator.registerMigration("v8-calendar-offset-keys") { db in
+            try db.execute(sql: """
+                -- Calendar firing keys now end with the trigger's offset
+                -- when it is not 0. A calendar firing recorded before had
+                -- none, so it stands for every offset of its edge.
+                ALTER TABLE rule_firing ADD COLUMN any_offset INTEGER NOT NULL DEFAULT 0;
+                UPDATE rule_firing SET any_offset = 1 WHERE key LIKE '%@cal:%';
+                PRAGMA user_version = 8;
                 """)
         }
         return migrator

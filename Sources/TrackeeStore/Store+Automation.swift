@@ -74,12 +74,17 @@ extension Store {
     /// Records a rule firing and applies its intents, all in one
     /// transaction. Returns nil, changing nothing, when `key` has fired
     /// before: re-evaluating a window, a restarted daemon and `tick`
-    /// running beside `run` all meet the same UNIQUE key.
+    /// running beside `run` all meet the same UNIQUE key. `formerKey` is
+    /// the key an older release gave the same firing: a row recorded under
+    /// it before the upgrade (`any_offset`) counts as this firing too.
     public func fire(
-        key: String, rule: String, occurred: Instant, description: String, intents: [Intent], now: Instant
+        key: String, formerKey: String? = nil, rule: String, occurred: Instant, description: String, intents: [Intent],
+        now: Instant
     ) throws -> FiringOutcome? {
         try write { db in
-            let seen = try Bool.fetchOne(db, sql: "SELECT 1 FROM rule_firing WHERE key = ?", arguments: [key]) ?? false
+            let seen = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
+                arguments: [key, formerKey]) ?? false
             if seen { return nil }
             try db.execute(
                 sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, ?, ?, ?, ?)",

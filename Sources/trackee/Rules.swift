@@ -76,13 +76,13 @@ extension Trackee {
                                 return TriggerView(focus: mode, state: state.rawValue)
                             case .calendar(let t):
                                 let upcoming = rule.enabled ? automation.upcoming(after: session.now, count: count, zone: session.zone) {
-                                    guard case .calendar(rule.id, t.edge, let o) = $0.kind else { return false }
+                                    guard case .calendar(rule.id, t.edge, t.offset, let o) = $0.kind else { return false }
                                     return t.accepts(o) && t.time(of: o, zone: session.zone) == $0.time
                                 } : []
                                 return TriggerView(
                                     calendar: t.calendar, event: t.edge.rawValue, offset: t.offset == 0 ? nil : t.offsetText,
                                     upcoming: upcoming.map { event in
-                                        guard case .calendar(_, _, let o) = event.kind else { return UpcomingEvent(time: "", summary: "") }
+                                        guard case .calendar(_, _, _, let o) = event.kind else { return UpcomingEvent(time: "", summary: "") }
                                         return UpcomingEvent(time: session.zone.iso8601(event.time), summary: o.summary)
                                     })
                             case .place(let t):
@@ -164,7 +164,7 @@ extension Trackee {
                     rule = event.rule ?? ""
                     switch event.kind {
                     case .schedule(_, let expression): self.expression = expression
-                    case .calendar(_, let edge, let o):
+                    case .calendar(_, let edge, _, let o):
                         calendar = o.calendar
                         self.event = edge.rawValue
                         summary = o.summary

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 extension CalendarCommandTests {
@@ -322,7 +323,7 @@ extension CalendarCommandTests {
             #expect(try moved.json() == .object([
                 "from": "2026-11-23T09:45:00+01:00", "to": "2026-11-23T10:58:00+01:00",
                 "fired": .array([.object([
-                    "rule": "meetings", "key": "meetings@cal:work:standup@example.com:1795422600:start",
+                    "rule": "meetings", "key": "meetings@cal:work:standup@example.com:1795422600:start:-120",
                     "time": "2026-11-23T10:58:00+01:00", "status": "already_fired", "outcomes": [],
                 ])]),
                 "skipped": [], "not_fired": [],
@@ -377,7 +378,7 @@ extension CalendarCommandTests {
             #expect(try tick(t, at: "2026-11-26 10:30") == ["nothing due from 2026-11-26T09:58:00+01:00 to 2026-11-26T10:30:00+01:00"])
             let again = try t.run(["tick", "--rules", t.path("rules.yaml"), "--json"], now: "2026-11-26 11:58")
             #expect(try again.json()["fired"] == .array([.object([
-                "rule": "meetings", "key": "meetings@cal:work:ana@example.com:-:start",
+                "rule": "meetings", "key": "meetings@cal:work:ana@example.com:-:start:-120",
                 "time": "2026-11-26T11:58:00+01:00", "status": "already_fired", "outcomes": [],
             ])]))
             #expect(try tick(t, at: "2026-11-26 12:30") == ["fired meetings-end at 2026-11-26T12:30:00+01:00: stopped Meetings"])
@@ -462,6 +463,34 @@ extension CalendarCommandTests {
             #expect(try tick(t, at: "2026-11-23 09:30") == [
                 #"fired standup at 2026-11-23T09:30:00+01:00: started Standup (created project "Standup")"#,
             ])
+        }
+
+        /// Two triggers of one rule on the same edge at different offsets
+        /// fire once each: the offset is part of the firing key.
+        @Test func aRuleWhoseTwoTriggersTakeOneEdgeAtTwoOffsetsFiresForEach() throws {
+            let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-23 08:00")
+            try t.write(ICS.calendar(Self.standups()), to: "work.ics")
+            try t.write("""
+                calendars:
+                  work: work.ics
+                rules:
+                  - id: standup
+                    when:
+                      - {calendar: work, offset: -5m, match: {summary: standup}}
+                      - {calendar: work, match: {summary: standup}}
+                    do: [{start: {project: Standup}}]
+                """, to: "rules.yaml")
+            #expect(try tick(t, at: "2026-11-23 08:00") == ["first tick: watermark set to 2026-11-23T08:00:00+01:00; nothing before it fires"])
+            #expect(try tick(t, at: "2026-11-23 09:26") == [
+                #"fired standup at 2026-11-23T09:25:00+01:00: started Standup (created project "Standup")"#,
+            ])
+            #expect(try tick(t, at: "2026-11-23 09:31") == ["fired standup at 2026-11-23T09:30:00+01:00: unchanged Standup"])
+            // Both are in the ledger, under keys that name the offset.
+            let keys = try DatabaseQueue(path: t.storePath).read {
+                try String.fetchAll($0, sql: "SELECT key FROM rule_firing ORDER BY occurred")
+            }
+            #expect(keys == ["standup@cal:work:standup@example.com:1795422600:start:-300",
+                             "standup@cal:work:standup@example.com:1795422600:start"])
         }
 
         /// A calendar that cannot be read stops tick before anything fires

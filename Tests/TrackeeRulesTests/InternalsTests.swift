@@ -10,7 +10,7 @@ struct InternalsTests {
             "at": TriggerEvent(.schedule(rule: "r", expression: "09:00"), time: Instant(seconds: 0)),
             "focus": TriggerEvent(.focus(mode: "m", state: .on, sequence: 1), time: Instant(seconds: 0)),
             "calendar": TriggerEvent(
-                .calendar(rule: "r", edge: .start, occurrence: CalendarOccurrence(
+                .calendar(rule: "r", edge: .start, offset: 0, occurrence: CalendarOccurrence(
                     calendar: "work", uid: "u", start: Instant(seconds: 0), end: Instant(seconds: 60))),
                 time: Instant(seconds: 0)),
             "arrive": TriggerEvent(

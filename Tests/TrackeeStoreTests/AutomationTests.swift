@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TrackeeCore
 @testable import TrackeeStore
@@ -55,6 +56,38 @@ import TrackeeCore
         #expect(try t.store.hasFired(key))
         #expect(try !t.store.hasFired("office@at:0"))
         #expect(try t.store.lastFirings() == ["office": nine])
+    }
+
+    @Test func aCalendarFiringFromBeforeOffsetKeysStandsForEveryOffsetOfItsEdge() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.sqlite3").path
+        // A store as the release before offset keys left it: its -5m trigger
+        // fired the standup's start under the key without the offset.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator.migrate(queue, upTo: "v7-add-keys")
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, 'meet', ?, ?, 'meet')",
+                    arguments: ["meet@cal:work:standup:-:start", nine.seconds - 300, nine.seconds - 300])
+            }
+        }
+        let store = try Store(path: path)
+        func fire(_ key: String, former: String?) throws -> Bool {
+            try store.fire(key: key, formerKey: former, rule: "meet", occurred: nine, description: key, intents: [], now: nine) != nil
+        }
+        // Upgraded, neither the -5m trigger nor the one at 0 fires it again.
+        #expect(try !fire("meet@cal:work:standup:-:start:-300", former: "meet@cal:work:standup:-:start"))
+        #expect(try !fire("meet@cal:work:standup:-:start", former: nil))
+        // A firing recorded after the upgrade is one offset's only: the
+        // trigger at 0 fires the next day's standup, and the one at +5m
+        // still fires after it, once.
+        #expect(try fire("meet@cal:work:standup:20261121:start", former: nil))
+        #expect(try fire("meet@cal:work:standup:20261121:start:+300", former: "meet@cal:work:standup:20261121:start"))
+        #expect(try !fire("meet@cal:work:standup:20261121:start:+300", former: "meet@cal:work:standup:20261121:start"))
+        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rule_firing") } == 3)
     }
 
     @Test func aFailingIntentLeavesNoFiringBehind() throws {
