@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 7
+    static let version = 8
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -241,6 +241,18 @@ enum Schema {
                     added INTEGER NOT NULL
                 );
                 PRAGMA user_version = 7;
+                """)
+        }
+        migrator.registerMigration("v8-fix-milliseconds") { db in
+            try db.execute(sql: """
+                -- Receivers report several fixes a second, so a tracker
+                -- keeps its fix times to the millisecond: each whole-second
+                -- column gets the milliseconds past it (0 for what was kept
+                -- before, which was whole seconds).
+                ALTER TABLE place_tracker ADD COLUMN since_ms INTEGER NOT NULL DEFAULT 0 CHECK (since_ms BETWEEN 0 AND 999);
+                ALTER TABLE place_tracker ADD COLUMN candidate_ms INTEGER NOT NULL DEFAULT 0 CHECK (candidate_ms BETWEEN 0 AND 999);
+                ALTER TABLE place_tracker ADD COLUMN last_fix_ms INTEGER NOT NULL DEFAULT 0 CHECK (last_fix_ms BETWEEN 0 AND 999);
+                PRAGMA user_version = 8;
                 """)
         }
         return migrator
