@@ -1,12 +1,13 @@
 /// A position report: where a receiver was, when, and how sure it was.
 ///
 /// ```swift
-/// Fix(time: Instant(seconds: 1_795_417_020), latitude: 50.0875, longitude: 14.4213, accuracy: 8)
+/// Fix(time: FixTime(milliseconds: 1_795_417_020_250), latitude: 50.0875, longitude: 14.4213, accuracy: 8)
 /// ```
 public struct Fix: Sendable, Equatable {
     /// When the position was measured (the receiver's own time, never the
-    /// time it was read), so a replayed track fires at its own times.
-    public var time: Instant
+    /// time it was read), so a replayed track fires at its own times. To
+    /// the millisecond, as precise as the source gives it.
+    public var time: FixTime
     /// Degrees north, -90…90.
     public var latitude: Double
     /// Degrees east, -180…180.
@@ -15,11 +16,16 @@ public struct Fix: Sendable, Equatable {
     /// the source gives none.
     public var accuracy: Double?
 
-    public init(time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil) {
+    public init(time: FixTime, latitude: Double, longitude: Double, accuracy: Double? = nil) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
         self.accuracy = accuracy
+    }
+
+    /// A fix measured at the start of a whole second.
+    public init(time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil) {
+        self.init(time: FixTime(time), latitude: latitude, longitude: longitude, accuracy: accuracy)
     }
 }
 
@@ -29,7 +35,8 @@ public enum PlaceTransition: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A place was entered or left: what `arrive:` and `leave:` triggers fire
-/// on. Its time is the first fix of the new state.
+/// on. Its time is the first fix of the new state, to the millisecond; the
+/// trigger event and its firing key take the whole second it falls in.
 public struct PlaceEvent: Sendable, Equatable {
     /// Where the transition was decided.
     public enum Source: String, Sendable, Equatable {

@@ -11,8 +11,8 @@ public enum PlaceState: String, Sendable, Equatable, CaseIterable {
 /// A fix that puts the place in another state than the current one starts
 /// a candidate; the candidate becomes the state once fixes have kept it
 /// for its dwell (`arriveDwell` seconds to become inside, `leaveDwell` to
-/// become outside), and the transition then takes the time of the
-/// candidate's first fix. A fix that agrees with the current state drops
+/// become outside, measured between fix times to the millisecond), and the
+/// transition then takes the time of the candidate's first fix. A fix that agrees with the current state drops
 /// the candidate; a fix that cannot tell (nil) changes nothing. Arriving
 /// from unknown counts; leaving from unknown does not (nobody left).
 ///
@@ -42,7 +42,7 @@ public struct PlaceTracker: Sendable, Equatable {
         set { progress.state = newValue }
     }
     /// The time of the fix that began `state`.
-    public var since: Instant? {
+    public var since: FixTime? {
         get { progress.since }
         set { progress.since = newValue }
     }
@@ -52,7 +52,7 @@ public struct PlaceTracker: Sendable, Equatable {
         set { progress.candidate = newValue }
     }
     /// The newest fix this tracker has taken.
-    public var lastFix: Instant? {
+    public var lastFix: FixTime? {
         get { progress.lastFix }
         set { progress.lastFix = newValue }
     }
@@ -62,12 +62,12 @@ public struct PlaceTracker: Sendable, Equatable {
         public var arriveDwell: Int64
         public var leaveDwell: Int64
         public var state: PlaceState = .unknown
-        public var since: Instant?
+        public var since: FixTime?
         public var candidate: Candidate?
-        public var lastFix: Instant?
+        public var lastFix: FixTime?
 
-        public init(arriveDwell: Int64, leaveDwell: Int64, state: PlaceState = .unknown, since: Instant? = nil,
-                    candidate: Candidate? = nil, lastFix: Instant? = nil) {
+        public init(arriveDwell: Int64, leaveDwell: Int64, state: PlaceState = .unknown, since: FixTime? = nil,
+                    candidate: Candidate? = nil, lastFix: FixTime? = nil) {
             self.arriveDwell = arriveDwell
             self.leaveDwell = leaveDwell
             self.state = state
@@ -89,7 +89,7 @@ public struct PlaceTracker: Sendable, Equatable {
     }
 
     public init(place: String, arriveDwell: Int64, leaveDwell: Int64, state: PlaceState = .unknown,
-                since: Instant? = nil, candidate: Candidate? = nil, lastFix: Instant? = nil) {
+                since: FixTime? = nil, candidate: Candidate? = nil, lastFix: FixTime? = nil) {
         self.init(place: place, progress: Progress(arriveDwell: arriveDwell, leaveDwell: leaveDwell, state: state,
                                                    since: since, candidate: candidate, lastFix: lastFix))
     }

@@ -157,6 +157,15 @@ extension Zone {
         let local = LocalDateTime(secondsSinceEpoch: instant.seconds + Int64(offset))
         return local.description + formatOffset(offset, zulu: isUTC)
     }
+
+    /// `2026-11-20T11:03:00.250+01:00`: ``iso8601(_:)-(Instant)`` with the
+    /// milliseconds of a fix that has some.
+    public func iso8601(_ time: FixTime) -> String {
+        guard time.millisecond != 0 else { return iso8601(time.instant) }
+        let offset = offset(at: time.instant)
+        let local = LocalDateTime(secondsSinceEpoch: time.instant.seconds + Int64(offset))
+        return "\(local).\(pad(Int(time.millisecond), 3))" + formatOffset(offset, zulu: isUTC)
+    }
 }
 
 // MARK: - Wall time to instants

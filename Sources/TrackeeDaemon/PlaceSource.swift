@@ -8,8 +8,9 @@ import TrackeeStore
 /// `trackee feed`, by `trackee run` for fix lines on its stdin, and by
 /// `trackee simulate --feed`.
 ///
-/// Fixes must come in time order: a fix no newer than the last one taken
-/// is ignored (a duplicate, or out of order), as is one no newer than what
+/// Fixes must come in time order, compared to the millisecond (a 10 Hz
+/// receiver's fixes are all newer than one another): a fix no newer than
+/// the last one taken is ignored (a duplicate, or out of order), as is one no newer than what
 /// the store's trackers last took (already seen by an earlier run), so a
 /// feed read twice, or two overlapping recordings, change nothing twice.
 public struct PlaceSource: Sendable {
@@ -17,7 +18,7 @@ public struct PlaceSource: Sendable {
     /// Meters, for fixes that give no accuracy.
     public let defaultAccuracy: Double
     /// The newest fix taken, or what the store had taken before.
-    private var newest: Instant?
+    private var newest: FixTime?
     private var tookAny = false
     private let ownTracksPlaces: Set<String>
     private let worstAccuracy: Double
@@ -26,7 +27,7 @@ public struct PlaceSource: Sendable {
     public enum Ignored: String, Sendable, CaseIterable {
         /// Less accurate than any place's `max_accuracy`.
         case inaccurate
-        /// The same time as the fix before it.
+        /// The same time as the fix before it, to the millisecond.
         case duplicate
         /// Older than the fix before it.
         case outOfOrder = "out_of_order"
@@ -96,7 +97,7 @@ public struct PlaceSource: Sendable {
         tookAny = true
         let taken = geofences.take(fix, accuracy: accuracy)
         outcome.changed = taken.changed
-        outcome.events = taken.events.map { TriggerEvent(.place($0), time: $0.fix.time) }
+        outcome.events = taken.events.map { TriggerEvent(.place($0), time: $0.fix.time.instant) }
         return outcome
     }
 
@@ -108,7 +109,7 @@ public struct PlaceSource: Sendable {
             return outcome
         }
         let event = PlaceEvent(place: transition.place, transition: transition.transition, source: .owntracks, fix: transition.fix)
-        outcome.events = [TriggerEvent(.place(event), time: transition.fix.time)]
+        outcome.events = [TriggerEvent(.place(event), time: transition.fix.time.instant)]
         return outcome
     }
 

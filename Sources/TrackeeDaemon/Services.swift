@@ -84,8 +84,9 @@ struct EventLineService: Service {
                         }
                     case .ignored(.unreadable, _) where !line.hasPrefix("{") && !line.hasPrefix("$"):
                         logger.warning("stdin line \(number): neither an event (a JSON object with \"type\") nor a position fix; line skipped")
-                    case .ignored(.notAFix, let message):
-                        // A receiver without a fix (indoors) says so every second.
+                    case .ignored(.notAFix, let message), .ignored(.simulator, let message), .ignored(.deadReckoning, let message):
+                        // A receiver without a fix (indoors), simulating or
+                        // dead reckoning says so every second.
                         logger.debug("stdin line \(number): \(message); line skipped")
                     case .ignored(_, let message):
                         logger.warning("stdin line \(number): \(message); line skipped")

@@ -3,7 +3,9 @@ import TrackeeCore
 extension PlaceTracker.Progress {
     /// Takes a fix classified as `seen` (nil: neither inside nor outside).
     /// Returns the transition it completes and the fix that began it, if
-    /// any. Fixes no newer than the last one taken change nothing.
+    /// any. Fixes no newer than the last one taken (to the millisecond)
+    /// change nothing; a dwell holds once the fixes that kept the new state
+    /// span it to the millisecond.
     public mutating func take(_ fix: Fix, seen: PlaceState?) -> (transition: PlaceTransition, fix: Fix)? {
         if let lastFix, fix.time <= lastFix { return nil }
         lastFix = fix.time
@@ -13,7 +15,8 @@ extension PlaceTracker.Progress {
             return nil
         }
         if candidate?.state != seen { candidate = PlaceTracker.Candidate(state: seen, fix: fix) }
-        guard let began = candidate, fix.time - began.fix.time >= (began.state == .inside ? arriveDwell : leaveDwell)
+        guard let began = candidate,
+            fix.time.milliseconds - began.fix.time.milliseconds >= (began.state == .inside ? arriveDwell : leaveDwell) &* 1000
         else { return nil }
         let previous = state
         state = began.state

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 8
+    static let version = 9
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -251,6 +251,18 @@ enum Schema {
                 ALTER TABLE rule_firing ADD COLUMN any_offset INTEGER NOT NULL DEFAULT 0;
                 UPDATE rule_firing SET any_offset = 1 WHERE key LIKE '%@cal:%';
                 PRAGMA user_version = 8;
+                """)
+        }
+        migrator.registerMigration("v9-fix-milliseconds") { db in
+            try db.execute(sql: """
+                -- Receivers report several fixes a second, so a tracker
+                -- keeps its fix times to the millisecond: each whole-second
+                -- column gets the milliseconds past it (0 for what was kept
+                -- before, which was whole seconds).
+                ALTER TABLE place_tracker ADD COLUMN since_ms INTEGER NOT NULL DEFAULT 0 CHECK (since_ms BETWEEN 0 AND 999);
+                ALTER TABLE place_tracker ADD COLUMN candidate_ms INTEGER NOT NULL DEFAULT 0 CHECK (candidate_ms BETWEEN 0 AND 999);
+                ALTER TABLE place_tracker ADD COLUMN last_fix_ms INTEGER NOT NULL DEFAULT 0 CHECK (last_fix_ms BETWEEN 0 AND 999);
+                PRAGMA user_version = 9;
                 """)
         }
         return migrator

@@ -2,12 +2,13 @@ import GRDB
 import TrackeeCore
 
 extension Store {
-    /// Every place tracker the store keeps.
+    /// Every place tracker the store keeps, its fix times to the millisecond
+    /// (a whole-second column and the milliseconds past it).
     public func placeTrackers() throws -> [PlaceTracker] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT place, arrive_dwell, leave_dwell, state, since, candidate, candidate_time, candidate_latitude,
-                       candidate_longitude, candidate_accuracy, last_fix
+                       candidate_longitude, candidate_accuracy, last_fix, since_ms, candidate_ms, last_fix_ms
                 FROM place_tracker ORDER BY place, arrive_dwell, leave_dwell
                 """).map { row in
                 var candidate: PlaceTracker.Candidate?
@@ -15,13 +16,13 @@ extension Store {
                    let latitude: Double = row[7], let longitude: Double = row[8]
                 {
                     candidate = PlaceTracker.Candidate(
-                        state: state, fix: Fix(time: Instant(seconds: time), latitude: latitude, longitude: longitude,
-                                               accuracy: row[9]))
+                        state: state, fix: Fix(time: FixTime(Instant(seconds: time), millisecond: row[12]), latitude: latitude,
+                                               longitude: longitude, accuracy: row[9]))
                 }
                 return PlaceTracker(
                     place: row[0], arriveDwell: row[1], leaveDwell: row[2], state: PlaceState(rawValue: row[3]) ?? .unknown,
-                    since: (row[4] as Int64?).map { Instant(seconds: $0) }, candidate: candidate,
-                    lastFix: (row[10] as Int64?).map { Instant(seconds: $0) })
+                    since: (row[4] as Int64?).map { FixTime(Instant(seconds: $0), millisecond: row[11]) }, candidate: candidate,
+                    lastFix: (row[10] as Int64?).map { FixTime(Instant(seconds: $0), millisecond: row[13]) })
             }
         }
     }
@@ -41,19 +42,22 @@ extension Store {
         try write { db in
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO place_tracker (place, arrive_dwell, leave_dwell, state, since, candidate, candidate_time,
-                                           candidate_latitude, candidate_longitude, candidate_accuracy, last_fix)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           candidate_latitude, candidate_longitude, candidate_accuracy, last_fix, since_ms,
+                                           candidate_ms, last_fix_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (place, arrive_dwell, leave_dwell) DO UPDATE SET
                     state = excluded.state, since = excluded.since, candidate = excluded.candidate,
                     candidate_time = excluded.candidate_time, candidate_latitude = excluded.candidate_latitude,
                     candidate_longitude = excluded.candidate_longitude, candidate_accuracy = excluded.candidate_accuracy,
-                    last_fix = excluded.last_fix
+                    last_fix = excluded.last_fix, since_ms = excluded.since_ms, candidate_ms = excluded.candidate_ms,
+                    last_fix_ms = excluded.last_fix_ms
                 """)
             for t in trackers {
                 try statement.execute(arguments: [
-                    t.place, t.arriveDwell, t.leaveDwell, t.state.rawValue, t.since?.seconds, t.candidate?.state.rawValue,
-                    t.candidate?.fix.time.seconds, t.candidate?.fix.latitude, t.candidate?.fix.longitude,
-                    t.candidate?.fix.accuracy, t.lastFix?.seconds,
+                    t.place, t.arriveDwell, t.leaveDwell, t.state.rawValue, t.since?.instant.seconds, t.candidate?.state.rawValue,
+                    t.candidate?.fix.time.instant.seconds, t.candidate?.fix.latitude, t.candidate?.fix.longitude,
+                    t.candidate?.fix.accuracy, t.lastFix?.instant.seconds, t.since?.millisecond ?? 0,
+                    t.candidate?.fix.time.millisecond ?? 0, t.lastFix?.millisecond ?? 0,
                 ])
             }
         }

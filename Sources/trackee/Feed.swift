@@ -164,7 +164,8 @@ struct FeedRun {
             if first { counts.transitions += 1 }
             let accuracy = p.fix.accuracy.map { ", accuracy \(Int($0.rounded())) m" } ?? ""
             if first && !session.out.json {
-                session.out.line("\(session.zone.iso8601(event.time))  \(p.transition.rawValue) \(p.place)"
+                // The fix's own time, to the millisecond; the rules fire at its whole second.
+                session.out.line("\(session.zone.iso8601(p.fix.time))  \(p.transition.rawValue) \(p.place)"
                                  + (p.source == .owntracks ? " (OwnTracks)" : "") + accuracy)
             }
             let reports = try runner.handle(event, automation: automation, now: max(session.now, event.time),

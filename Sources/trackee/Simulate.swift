@@ -105,7 +105,7 @@ extension Trackee {
             _ = try FeedInput.read(fd: fd, format: .auto, now: recorded, clock: { recorded }) { items, _ in
                 for item in items {
                     guard let outcome = source.take(item) else { continue }
-                    if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time)) }
+                    if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time.instant)) }
                     // A transition is an event when a rule waits for it; the
                     // place's other dwells only keep its state.
                     steps += outcome.events.filter {

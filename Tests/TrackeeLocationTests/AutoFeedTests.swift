@@ -37,6 +37,11 @@ enum Feed {
     static func fix(_ time: Instant, _ latitude: Double, _ longitude: Double, _ accuracy: Double? = nil) -> FeedItem {
         .fix(Fix(time: time, latitude: latitude, longitude: longitude, accuracy: accuracy))
     }
+
+    /// A fix `millisecond` ms past the whole second `time`.
+    static func fix(_ time: Instant, ms millisecond: Int64, _ latitude: Double, _ longitude: Double, _ accuracy: Double? = nil) -> FeedItem {
+        .fix(Fix(time: FixTime(time, millisecond: millisecond), latitude: latitude, longitude: longitude, accuracy: accuracy))
+    }
 }
 
 @Suite("Feeds: telling formats apart line by line")

@@ -28,8 +28,8 @@ struct CSVFeedTests {
         ]
         let fixes = Feed.decode(lines.joined(separator: "\n"), .csv)
         #expect(fixes == [
-            Feed.fix(t, 50, 14), Feed.fix(t, 50, 14), Feed.fix(t, 50, 14), Feed.fix(t - 3, 50, 14),
-            Feed.fix(t, 50, 14), Feed.fix(t, 50, 14), Feed.fix(t, 50, 14), Feed.fix(t, 50, 14),
+            Feed.fix(t, 50, 14), Feed.fix(t, ms: 999, 50, 14), Feed.fix(t, ms: 500, 50, 14), Feed.fix(t - 3, 50, 14),
+            Feed.fix(t, 50, 14), Feed.fix(t, 50, 14), Feed.fix(t, ms: 750, 50, 14), Feed.fix(t, 50, 14),
         ])
     }
 

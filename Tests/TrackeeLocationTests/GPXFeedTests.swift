@@ -39,7 +39,7 @@ struct GPXFeedTests {
         return [
             Feed.fix(t, 50.5, 14.25),
             Feed.fix(t + 1, 50.25, 14.5, 7.5),
-            Feed.fix(t + 2, 50.125, -14.75, 4),
+            Feed.fix(t + 2, ms: 500, 50.125, -14.75, 4),
             .ignored(.noTime, message: "a <trkpt> has no <time>"),
             .ignored(.unreadable, message: "the <trkpt> lat \"north\" is not a number"),
             .ignored(.unreadable, message: "a <trkpt> has no lat attribute"),

@@ -11,7 +11,7 @@ struct JSONFeedTests {
 
     @Test func aTPVWithAFixGivesItsPositionAndEph() {
         let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-11-23T08:57:03.999Z","ept":0.005,"lat":50.0875,"lon":14.4213,"altHAE":245.3,"epx":9.1,"epy":12.5,"eph":7.25,"speed":0.1}"#
-        #expect(Feed.decode(line, .gpsd) == [Feed.fix(t, 50.0875, 14.4213, 7.25)])
+        #expect(Feed.decode(line, .gpsd) == [Feed.fix(t, ms: 999, 50.0875, 14.4213, 7.25)])
     }
 
     @Test func withoutEphTheAccuracyIsTheLargerOfEpxAndEpy() {
@@ -49,7 +49,7 @@ struct JSONFeedTests {
             .ignored(.noTime, message: "the gpsd time \"yesterday\" is not an ISO 8601 time"),
         ])
         // gpsd before 3.10 gave seconds since 1970.
-        #expect(Feed.decode(#"{"class":"TPV","mode":3,"time":1795424223.5,"lat":50,"lon":14}"#) == [Feed.fix(t, 50, 14)])
+        #expect(Feed.decode(#"{"class":"TPV","mode":3,"time":1795424223.5,"lat":50,"lon":14}"#) == [Feed.fix(t, ms: 500, 50, 14)])
     }
 
     @Test func nanIsNotJSONButAnInfiniteNumberIsImpossible() {

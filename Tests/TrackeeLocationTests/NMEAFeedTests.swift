@@ -15,7 +15,7 @@ struct NMEAFeedTests {
 
     @Test func aSentenceWithItsChecksumGivesAFix() throws {
         let fix = try #require(Self.only(Feed.decode(Self.rmc)))
-        #expect(fix.time == Feed.utc(1994, 3, 23, 12, 35, 19))
+        #expect(fix.time == FixTime(Feed.utc(1994, 3, 23, 12, 35, 19)))
         #expect((fix.latitude * 1e7).rounded() == 481_173_000)  // 48° 7.038′
         #expect((fix.longitude * 1e7).rounded() == 115_166_667)  // 11° 31.000′
         #expect(fix.accuracy == nil)

@@ -32,7 +32,7 @@ import TrackeeCore
             let north = truth + (spike ? 140 : g.uniform(-20...20))
             let f = fix(second, north: north, accuracy: spike ? 150 : 10)
             for event in fences.take(f, accuracy: f.accuracy!).events {
-                events.append((event.fix.time - t0, event.transition))
+                events.append((event.fix.time.instant - t0, event.transition))
             }
         }
         #expect(events.map(\.1) == [.arrive, .leave])
@@ -49,7 +49,7 @@ import TrackeeCore
         for second in Int64(0)..<1800 {
             let truth: Double = second < 600 ? 400 - Double(second) * 400 / 600 : second < 1200 ? 0 : Double(second - 1200) * 400 / 600
             let f = fix(second, north: truth, accuracy: 10)
-            events += fences.take(f, accuracy: 10).events.map { ($0.fix.time - t0, $0.transition) }
+            events += fences.take(f, accuracy: 10).events.map { ($0.fix.time.instant - t0, $0.transition) }
         }
         // First fix at or within 110 m: 400 − s·2/3 ≤ 110 → s = 435. First at or beyond 160 m: (s − 1200)·2/3 ≥ 160 → s = 1440.
         #expect(events.map(\.0) == [435, 1440])
@@ -67,10 +67,10 @@ import TrackeeCore
         #expect(tracker.take(fix(179, north: 0, accuracy: 5), seen: .inside) == nil)  // …119 s is not yet 2 min
         let arrive = tracker.take(fix(180, north: 0, accuracy: 5), seen: .inside)
         #expect(arrive?.transition == .arrive)
-        #expect(arrive?.fix.time == t0 + 60)
+        #expect(arrive?.fix.time == FixTime(t0 + 60))
         #expect(arrive?.dwell == 120)
         #expect(tracker.state == .inside)
-        #expect(tracker.since == t0 + 60)
+        #expect(tracker.since == FixTime(t0 + 60))
         // Out for 100 s, back in: the leave never counted.
         #expect(tracker.take(fix(200, north: 500, accuracy: 5), seen: .outside) == nil)
         #expect(tracker.take(fix(300, north: 500, accuracy: 5), seen: .outside) == nil)
@@ -79,7 +79,7 @@ import TrackeeCore
         #expect(tracker.state == .inside)
         // An old fix changes nothing.
         #expect(tracker.take(fix(100, north: 500, accuracy: 5), seen: .outside) == nil)
-        #expect(tracker.lastFix == t0 + 310)
+        #expect(tracker.lastFix == FixTime(t0 + 310))
     }
 
     @Test func arrivingFromUnknownCountsAndLeavingFromUnknownDoesNot() {
@@ -116,10 +116,10 @@ import TrackeeCore
                 if let last {
                     // The state before this transition held at least its own dwell.
                     let held = last.transition == .arrive ? arriveDwell : leaveDwell
-                    #expect(event.fix.time - last.time >= held, "dwells \(arriveDwell)/\(leaveDwell): \(last) then \(event)")
+                    #expect(event.fix.time.instant - last.time >= held, "dwells \(arriveDwell)/\(leaveDwell): \(last) then \(event)")
                     #expect(event.transition != last.transition, "two \(event.transition)s in a row")
                 }
-                last = (event.fix.time, event.transition)
+                last = (event.fix.time.instant, event.transition)
             }
         }
         // The traces do cross the boundary: many transitions were checked.
@@ -152,7 +152,7 @@ import TrackeeCore
             let inside = second < 180 || (600..<1200).contains(second) || (1380..<1500).contains(second)
             let f = fix(second, north: inside ? 0 : 400, accuracy: 5)
             if let e = tracker.take(f, seen: fence.classify(latitude: f.latitude, longitude: f.longitude, accuracy: 5)) {
-                events.append("\(e.transition) \(e.fix.time - t0) dwell \(e.dwell)")
+                events.append("\(e.transition) \(e.fix.time.instant - t0) dwell \(e.dwell)")
             }
         }
         #expect(events == ["arrive 0 dwell 120", "leave 180 dwell 300", "arrive 600 dwell 120", "leave 1500 dwell 300"])
@@ -163,10 +163,10 @@ import TrackeeCore
     /// someone already inside does not arrive again.
     @Test func aNewPairOfDwellsStartsFromThePlainState() {
         var plain = PlaceTracker(place: "office", dwell: 0, state: .inside)
-        plain.since = t0
-        plain.lastFix = t0 + 60
+        plain.since = FixTime(t0)
+        plain.lastFix = FixTime(t0 + 60)
         let fences = Geofences(places: [office], dwells: ["office": [PlaceDwells(arrive: 120, leave: 300)]], stored: [plain])
-        #expect(fences.allTrackers.map { "\($0.arriveDwell)/\($0.leaveDwell) \($0.state) \($0.since == t0) \($0.lastFix == t0 + 60)" }
+        #expect(fences.allTrackers.map { "\($0.arriveDwell)/\($0.leaveDwell) \($0.state) \($0.since == FixTime(t0)) \($0.lastFix == FixTime(t0 + 60))" }
                 == ["0/0 inside true true", "120/300 inside true true"])
     }
 

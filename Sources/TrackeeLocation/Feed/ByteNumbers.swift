@@ -108,14 +108,15 @@ enum ByteNumbers {
         return value
     }
 
-    /// An ISO 8601 date and time, as seconds since 1970 UTC.
+    /// An ISO 8601 date and time, as milliseconds since 1970 UTC.
     ///
     /// `2026-11-23T08:57:03Z`, `2026-11-23T09:57:03.250+01:00`, `…+0100`,
     /// `…+01`, `2026-11-23 08:57Z` (no seconds). A fraction of a second is
-    /// dropped: instants are whole seconds. `zoned` is false when the text
-    /// gives no offset; the seconds are then those of the wall time as if it
-    /// were UTC, and the caller decides whether that is acceptable.
-    static func iso8601(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (seconds: Int64, zoned: Bool)? {
+    /// kept to the millisecond; digits past the third are dropped (rounded
+    /// toward the earlier time). `zoned` is false when the text gives no
+    /// offset; the time is then that of the wall time as if it were UTC,
+    /// and the caller decides whether that is acceptable.
+    static func iso8601(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (milliseconds: Int64, zoned: Bool)? {
         guard end - start >= 16,
             let year = digits(p, start, 4), p[start + 4] == UInt8(ascii: "-"),
             let month = digits(p, start + 5, 2), p[start + 7] == UInt8(ascii: "-"),
@@ -126,6 +127,7 @@ enum ByteNumbers {
         else { return nil }
         var i = start + 16
         var second = 0
+        var millisecond: Int64 = 0
         if i < end, p[i] == UInt8(ascii: ":") {
             guard i + 3 <= end, let s = digits(p, i + 1, 2) else { return nil }
             second = s
@@ -133,14 +135,19 @@ enum ByteNumbers {
             if i < end, p[i] == UInt8(ascii: ".") || p[i] == UInt8(ascii: ",") {
                 i += 1
                 guard i < end, isDigit(p[i]) else { return nil }
-                while i < end, isDigit(p[i]) { i += 1 }
+                var scale: Int64 = 100
+                while i < end, isDigit(p[i]) {
+                    millisecond += Int64(p[i] &- 0x30) * scale
+                    scale /= 10
+                    i += 1
+                }
             }
         }
         // Second 60 is a leap second; it reads as the next minute's first.
         guard hour < 24, minute < 60, second <= 60 else { return nil }
         let date = LocalDate(year: year, month: month, day: day)
         guard date.isValid else { return nil }
-        let wall = date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        let wall = (date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + millisecond
         if i == end { return (wall, false) }
         if p[i] | 0x20 == UInt8(ascii: "z") {
             return i + 1 == end ? (wall, true) : nil
@@ -157,7 +164,7 @@ enum ByteNumbers {
             offsetMinutes = m
         }
         guard offsetHours < 24, offsetMinutes < 60 else { return nil }
-        return (wall - sign * Int64(offsetHours * 3600 + offsetMinutes * 60), true)
+        return (wall - sign * Int64(offsetHours * 3600 + offsetMinutes * 60) * 1000, true)
     }
 
     /// Seconds since 1970 written as a number (`1795417023`, `1795417023.5`),
@@ -165,6 +172,41 @@ enum ByteNumbers {
     static func unixSeconds(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
         guard let value = decimal(p, start, end), value.isFinite, abs(value) < 1e15 else { return nil }
         return Int64(value.rounded(.down))
+    }
+
+    /// Seconds since 1970 written as a number (`1795417023.25`), as
+    /// milliseconds rounded down; nil when not a number or beyond any date.
+    /// Plain digits with a fraction are read exactly (a double would make
+    /// `.123` into 122.99… ms); other forms (`1.795e9`, times before 1970)
+    /// go through a double.
+    static func unixMilliseconds(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
+        var i = start
+        let negative = i < end && p[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var whole: Int64 = 0
+        var wholeDigits = 0
+        while i < end, isDigit(p[i]), wholeDigits < 15 {
+            whole = whole * 10 + Int64(p[i] &- 0x30)
+            wholeDigits += 1
+            i += 1
+        }
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var plain = wholeDigits > 0
+        if plain, i < end, p[i] == UInt8(ascii: ".") {
+            i += 1
+            var scale: Int64 = 100
+            while i < end, isDigit(p[i]) {
+                fraction += Int64(p[i] &- 0x30) * scale
+                scale /= 10
+                fractionDigits += 1
+                i += 1
+            }
+            plain = fractionDigits > 0
+        }
+        if plain && i == end && !negative { return whole * 1000 + fraction }
+        guard let value = decimal(p, start, end), value.isFinite, abs(value) < 1e15 else { return nil }
+        return Int64((value * 1000).rounded(.down))
     }
 
     /// Up to 40 bytes of input for a message: invalid UTF-8 and control

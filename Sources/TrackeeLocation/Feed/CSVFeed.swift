@@ -3,7 +3,8 @@ import TrackeeCore
 /// `time,lat,lon[,accuracy]` lines.
 ///
 /// `time` is ISO 8601 with `Z` or an offset (`2026-11-23T08:57:03Z`,
-/// `2026-11-23T09:57:03.5+01:00`) or seconds since 1970 (`1795424223`).
+/// `2026-11-23T09:57:03.5+01:00`) or seconds since 1970 (`1795424223`,
+/// `1795424223.25`), kept to the millisecond.
 /// A time without an offset is refused rather than guessed: a wrong zone
 /// would move every firing by hours. Fields may be double-quoted; columns
 /// after the fourth are ignored; an empty accuracy is none.
@@ -43,7 +44,7 @@ enum CSVFeed {
             }
             accuracy = FixCheck.accuracy(value)
         }
-        let seconds: Int64
+        let milliseconds: Int64
         if time.end - time.start >= 10, p[time.start + 4] == UInt8(ascii: "-") {
             guard let parsed = ByteNumbers.iso8601(p, time.start, time.end) else {
                 items.append(.ignored(.noTime, message: "the time \"\(ByteNumbers.quoted(p, time.start, time.end))\" is not an ISO 8601 time such as 2026-11-23T08:57:03Z"))
@@ -53,15 +54,15 @@ enum CSVFeed {
                 items.append(.ignored(.noTime, message: "the time \"\(ByteNumbers.quoted(p, time.start, time.end))\" has no UTC offset; add Z or one such as +01:00"))
                 return
             }
-            seconds = parsed.seconds
+            milliseconds = parsed.milliseconds
         } else {
-            guard let parsed = ByteNumbers.unixSeconds(p, time.start, time.end) else {
+            guard let parsed = ByteNumbers.unixMilliseconds(p, time.start, time.end) else {
                 items.append(.ignored(.noTime, message: "the time \"\(ByteNumbers.quoted(p, time.start, time.end))\" is neither ISO 8601 nor seconds since 1970"))
                 return
             }
-            seconds = parsed
+            milliseconds = parsed
         }
-        FixCheck.append(Fix(time: Instant(seconds: seconds), latitude: latitude, longitude: longitude, accuracy: accuracy),
+        FixCheck.append(Fix(time: FixTime(milliseconds: milliseconds), latitude: latitude, longitude: longitude, accuracy: accuracy),
                         now: now, into: &items)
     }
 }

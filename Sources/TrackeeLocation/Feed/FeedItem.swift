@@ -14,8 +14,18 @@ public enum IgnoredReason: String, CaseIterable, Sendable {
     case unreadable
     /// NMEA checksum missing or wrong.
     case checksum
-    /// NMEA RMC status V, GGA fix quality 0, gpsd TPV mode < 2, or a position field left empty.
+    /// NMEA RMC status V, GGA fix quality 0, mode indicator N (RMC, or
+    /// every letter of GNS), gpsd TPV mode < 2, or a position field left empty.
     case notAFix = "not_a_fix"
+    /// A receiver in simulator mode: NMEA GGA fix quality 8, mode indicator
+    /// S (RMC, or any letter of GNS), gpsd TPV status 8. Its positions are
+    /// made up, so they move nobody.
+    case simulator
+    /// A position estimated by dead reckoning (from the last fix, speed and
+    /// heading) rather than measured: NMEA GGA fix quality 6, mode
+    /// indicator E (RMC, or GNS with no letter better), gpsd TPV status 5.
+    /// It drifts the longer it lasts, and no accuracy says by how much.
+    case deadReckoning = "dead_reckoning"
     /// An NMEA GGA fix before any RMC gave the date.
     case noDate = "no_date"
     /// A fix without a usable timestamp (also: CSV time unreadable, GPX point without `<time>`).
@@ -80,7 +90,7 @@ enum FixCheck {
     @inline(__always)
     static func append(_ fix: Fix, now: Instant, into items: inout [FeedItem]) {
         // The test stays inline on every valid fix; the message is built out of line.
-        if isPossible(fix.latitude, fix.longitude) && fix.time.seconds <= now.seconds &+ futureLimit {
+        if isPossible(fix.latitude, fix.longitude) && fix.time.instant.seconds <= now.seconds &+ futureLimit {
             items.append(.fix(fix))
         } else {
             items.append(refusal(fix, now: now)!)
@@ -90,7 +100,7 @@ enum FixCheck {
     /// Why a fix cannot be used, or nil when it can.
     static func refusal(_ fix: Fix, now: Instant) -> FeedItem? {
         if !isPossible(fix.latitude, fix.longitude) { return impossible(fix.latitude, fix.longitude) }
-        if fix.time.seconds > now.seconds &+ futureLimit {
+        if fix.time.instant.seconds > now.seconds &+ futureLimit {
             return .ignored(.future, message: "the time \(fix.time) is more than a day after now (\(now))")
         }
         return nil

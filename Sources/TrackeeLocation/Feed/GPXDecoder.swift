@@ -170,7 +170,7 @@ struct GPXReader {
             switch capture {
             case .time:
                 if let parsed = ByteNumbers.iso8601(p, start, end) {
-                    point!.time = parsed.seconds
+                    point!.time = parsed.milliseconds
                 } else if point!.problem == nil {
                     point!.problem = FeedRefusal(.noTime, "the <\(point!.element.rawValue)> time \"\(ByteNumbers.quoted(p, start, end))\" is not an ISO 8601 time")
                 }
@@ -196,7 +196,7 @@ struct GPXReader {
             return
         }
         let accuracy = point.hdop.map { $0 * 5 }
-        FixCheck.append(Fix(time: Instant(seconds: time), latitude: latitude, longitude: longitude, accuracy: FixCheck.accuracy(accuracy)),
+        FixCheck.append(Fix(time: FixTime(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: FixCheck.accuracy(accuracy)),
                         now: now, into: &items)
     }
 

@@ -57,8 +57,9 @@ enum JSONFeeds {
 
     // MARK: gpsd
 
-    /// A `TPV` report with mode 2 or 3; other classes (SKY, VERSION,
-    /// DEVICES, WATCH, …) give nothing.
+    /// A `TPV` report with mode 2 or 3 and a status other than simulated
+    /// (8) or dead reckoning (5), its time to the millisecond; other
+    /// classes (SKY, VERSION, DEVICES, WATCH, …) give nothing.
     private static func gpsd(_ f: JSONFields, _ p: UnsafeBufferPointer<UInt8>, now: Instant, into items: inout [FeedItem]) throws(FeedRefusal) {
         guard JSONLine.equals(p, f.reportClass, "TPV") else { return }
         guard let mode = try number(f.mode, "mode", p) else {
@@ -66,6 +67,11 @@ enum JSONFeeds {
         }
         guard mode >= 2 else {
             throw FeedRefusal(.notAFix, "gpsd TPV mode is \(FixCheck.number(mode)) (no fix)")
+        }
+        switch try number(f.status, "status", p) {
+        case 8: throw FeedRefusal(.simulator, "gpsd TPV status is 8: the receiver is in simulator mode")
+        case 5: throw FeedRefusal(.deadReckoning, "gpsd TPV status is 5: the position is dead reckoned, not measured")
+        default: break
         }
         let latitude = try position(f.lat, "lat", p, owner: "the gpsd TPV report")
         let longitude = try position(f.lon, "lon", p, owner: "the gpsd TPV report")
@@ -75,16 +81,16 @@ enum JSONFeeds {
             throw FeedRefusal(.noTime, "the gpsd TPV report has no time")
         case .number:
             // gpsd before 3.10 wrote seconds since 1970.
-            guard let seconds = ByteNumbers.unixSeconds(p, f.time.start, f.time.end) else {
+            guard let milliseconds = ByteNumbers.unixMilliseconds(p, f.time.start, f.time.end) else {
                 throw FeedRefusal(.noTime, "the gpsd time \(ByteNumbers.quoted(p, f.time.start, f.time.end)) is not a time")
             }
-            time = seconds
+            time = milliseconds
         case .string:
             // gpsd writes UTC and always says so; a time without Z is read as UTC too.
             guard let parsed = ByteNumbers.iso8601(p, f.time.start, f.time.end) else {
                 throw FeedRefusal(.noTime, "the gpsd time \"\(ByteNumbers.quoted(p, f.time.start, f.time.end))\" is not an ISO 8601 time")
             }
-            time = parsed.seconds
+            time = parsed.milliseconds
         default:
             throw FeedRefusal(.noTime, "the gpsd time is not a string")
         }
@@ -95,7 +101,7 @@ enum JSONFeeds {
             if let x, let y { accuracy = max(x, y) } else { accuracy = x ?? y }
         }
         FixCheck.append(
-            Fix(time: Instant(seconds: time), latitude: latitude, longitude: longitude, accuracy: FixCheck.accuracy(accuracy)),
+            Fix(time: FixTime(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: FixCheck.accuracy(accuracy)),
             now: now, into: &items)
     }
 

@@ -23,6 +23,8 @@ struct JSONFields {
     /// `type`, as in trackee's own event lines.
     var eventType = JSONValue()
     var mode = JSONValue()
+    /// gpsd's TPV `status`: what kind of fix (8 simulated, 5 dead reckoning).
+    var status = JSONValue()
     var time = JSONValue()
     var lat = JSONValue()
     var lon = JSONValue()
@@ -210,6 +212,7 @@ enum JSONLine {
         case 0x6570_7974_5f: fields.messageType = value  // _type
         case 0x6570_7974: fields.eventType = value  // type
         case 0x6564_6f6d: fields.mode = value  // mode
+        case 0x7375_7461_7473: fields.status = value  // status
         case 0x656d_6974: fields.time = value  // time
         case 0x74_616c: fields.lat = value  // lat
         case 0x6e_6f6c: fields.lon = value  // lon

@@ -3,16 +3,21 @@ import TrackeeCore
 /// NMEA 0183 sentences grouped into epochs, one fix per epoch.
 ///
 /// A receiver sends several sentences for each moment it measures (RMC,
-/// GGA, GST, …), all stamped with the same UTC time of day: an epoch. The
-/// epoch's fix takes its position from the GGA (or the RMC), its date from
+/// GGA, GNS, GST, …), all stamped with the same UTC time of day: an epoch.
+/// The epoch's fix takes its time to the millisecond from that time of
+/// day, its position from the GGA or GNS (or else the RMC), its date from
 /// its own RMC or else the last dated epoch, and its accuracy from the GST
 /// (the root of the sum of the latitude and longitude variances), or else
-/// 5 m × the GGA's HDOP. An epoch is complete when a sentence with another
-/// time arrives, or at the end of the input, so a live feed's fix comes
-/// one epoch late.
+/// 5 m × the GGA's or GNS's HDOP. An epoch is complete when a sentence with
+/// another time arrives, or at the end of the input, so a live feed's fix
+/// comes one epoch late.
 ///
-/// Only RMC, GGA and GST are read, from any talker; their checksum must be
-/// present and right. Other sentences are not even checked.
+/// A receiver that says it is simulating (GGA quality 8, mode indicator S)
+/// or dead reckoning (GGA quality 6, mode indicator E) in any sentence of
+/// an epoch gives no fix for it, whatever the other sentences say.
+///
+/// Only RMC, GGA, GNS and GST are read, from any talker; their checksum
+/// must be present and right. Other sentences are not even checked.
 struct NMEAEpochs {
     /// What went wrong with an epoch's position; kept as a small value and
     /// written out only if no sentence of the epoch gives a position.
@@ -20,11 +25,15 @@ struct NMEAEpochs {
         case rmcVoid
         case rmcStatus(UInt8)
         case ggaNoFix
+        case modeNotValid(Sentence)
         case emptyField(Sentence, Field)
         case badField(Sentence, Field)
+        /// These two refuse the epoch even when another sentence gives a position.
+        case simulator(Sentence)
+        case deadReckoning(Sentence)
     }
 
-    enum Sentence: String { case RMC, GGA }
+    enum Sentence: String { case RMC, GGA, GNS }
     enum Field: String { case latitude, longitude, hemisphere = "N/S or E/W", quality = "fix quality" }
 
     struct Epoch {
@@ -35,7 +44,11 @@ struct NMEAEpochs {
         var latitude = 0.0
         var longitude = 0.0
         var hasPosition = false
-        var positionFromGGA = false
+        /// From a GGA or GNS: one with an HDOP, which wins over the RMC's.
+        var positionWithHDOP = false
+        var positionSentence = Sentence.RMC
+        /// A sentence said the receiver simulates or dead reckons (the problem says which).
+        var refused = false
         var hdop: Double?
         var gstAccuracy: Double?
         var problem: Problem?
@@ -44,7 +57,7 @@ struct NMEAEpochs {
         /// the epoch gives is reported.
         var problemLine = 0
         var positionLine = 0
-        var line: Int { hasPosition ? positionLine : problemLine }
+        var line: Int { hasPosition && !refused ? positionLine : problemLine }
     }
 
     private var pending: Epoch?
@@ -74,6 +87,7 @@ struct NMEAEpochs {
         case 0x524D43: kind = .rmc  // RMC
         case 0x474741: kind = .gga  // GGA
         case 0x475354: kind = .gst  // GST
+        case 0x474E53: kind = .gns  // GNS
         default: return
         }
         guard let star = checksum(p, start, end, into: &items) else { return }
@@ -95,15 +109,17 @@ struct NMEAEpochs {
         }
         var epoch = pending ?? Epoch(timeOfDay: timeOfDay)
         let hadProblem = epoch.problem != nil
+        let wasRefused = epoch.refused
         let hadPosition = epoch.hasPosition
-        let hadGGAPosition = epoch.positionFromGGA
+        let hadHDOPPosition = epoch.positionWithHDOP
         switch kind {
         case .rmc: rmc(&fields, &epoch, p, into: &items)
         case .gga: gga(&fields, &epoch, p)
+        case .gns: gns(&fields, &epoch, p)
         case .gst: gst(&fields, &epoch, p)
         }
-        if !hadProblem && epoch.problem != nil { epoch.problemLine = number }
-        if epoch.hasPosition && (!hadPosition || (!hadGGAPosition && epoch.positionFromGGA)) { epoch.positionLine = number }
+        if (!hadProblem && epoch.problem != nil) || (!wasRefused && epoch.refused) { epoch.problemLine = number }
+        if epoch.hasPosition && (!hadPosition || (!hadHDOPPosition && epoch.positionWithHDOP)) { epoch.positionLine = number }
         pending = epoch
     }
 
@@ -122,8 +138,15 @@ struct NMEAEpochs {
     }
 
     private enum Kind {
-        case rmc, gga, gst
-        var name: String { self == .rmc ? "RMC" : self == .gga ? "GGA" : "GST" }
+        case rmc, gga, gns, gst
+        var name: String {
+            switch self {
+            case .rmc: "RMC"
+            case .gga: "GGA"
+            case .gns: "GNS"
+            case .gst: "GST"
+            }
+        }
     }
 
     @inline(__always)
@@ -184,13 +207,17 @@ struct NMEAEpochs {
 
     // MARK: Sentences
 
-    /// `$xxRMC,time,status,lat,N,lon,E,speed,course,ddmmyy,…`
+    /// `$xxRMC,time,status,lat,N,lon,E,speed,course,ddmmyy,variation,E/W,mode,…`
+    /// (the mode indicator since NMEA 2.3).
     private func rmc(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>, into items: inout [FeedItem]) {
         let status = fields.next()
         let position = (fields.next(), fields.next(), fields.next(), fields.next())
         _ = fields.next()  // speed
         _ = fields.next()  // course
         let date = fields.next()
+        _ = fields.next()  // magnetic variation
+        _ = fields.next()  // its direction
+        let mode = fields.next()
         if date.start < date.end {
             if let day = Self.date(p, date.start, date.end) {
                 epoch.day = day
@@ -198,14 +225,21 @@ struct NMEAEpochs {
                 items.append(.ignored(.unreadable, message: "the RMC date \"\(ByteNumbers.quoted(p, date.start, date.end))\" is not ddmmyy"))
             }
         }
+        let modeLetter = mode.end - mode.start == 1 ? p[mode.start] : 0
+        if modeLetter == UInt8(ascii: "S") { return refuse(.simulator(.RMC), &epoch) }
+        if modeLetter == UInt8(ascii: "E") { return refuse(.deadReckoning(.RMC), &epoch) }
         guard status.end - status.start == 1, p[status.start] == UInt8(ascii: "A") else {
             let problem: Problem = status.end - status.start == 1 && p[status.start] == UInt8(ascii: "V")
                 ? .rmcVoid : .rmcStatus(status.start < status.end ? p[status.start] : 0)
             if epoch.problem == nil { epoch.problem = problem }
             return
         }
-        // GGA's position wins when an epoch has both: it is the one with an HDOP.
-        guard !epoch.positionFromGGA else { return }
+        if modeLetter == UInt8(ascii: "N") {
+            if epoch.problem == nil { epoch.problem = .modeNotValid(.RMC) }
+            return
+        }
+        // GGA's or GNS's position wins when an epoch has both: it is the one with an HDOP.
+        guard !epoch.positionWithHDOP else { return }
         take(position, from: .RMC, p, &epoch)
     }
 
@@ -220,14 +254,69 @@ struct NMEAEpochs {
             if epoch.problem == nil { epoch.problem = .emptyField(.GGA, .quality) }
             return
         }
-        guard quality.end - quality.start != 1 || p[quality.start] != UInt8(ascii: "0") else {
-            if epoch.problem == nil { epoch.problem = .ggaNoFix }
+        if quality.end - quality.start == 1 {
+            switch p[quality.start] {
+            case UInt8(ascii: "0"):
+                if epoch.problem == nil { epoch.problem = .ggaNoFix }
+                return
+            case UInt8(ascii: "6"): return refuse(.deadReckoning(.GGA), &epoch)
+            case UInt8(ascii: "8"): return refuse(.simulator(.GGA), &epoch)
+            default: break
+            }
+        }
+        takeWithHDOP(position, hdop, from: .GGA, p, &epoch)
+    }
+
+    /// `$xxGNS,time,lat,N,lon,E,mode,satellites,hdop,…`, where the mode has
+    /// a letter per satellite system (GPS, GLONASS, Galileo, BeiDou, …).
+    /// One S makes it a simulator; otherwise one letter of a measured fix
+    /// (A, D, P, R, F, M, …) makes it a fix; otherwise one E makes it dead
+    /// reckoning; all N (or none) is no fix.
+    private func gns(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
+        let position = (fields.next(), fields.next(), fields.next(), fields.next())
+        let mode = fields.next()
+        _ = fields.next()  // satellites
+        let hdop = fields.next()
+        var simulated = false
+        var measured = false
+        var estimated = false
+        for i in mode.start..<mode.end {
+            switch p[i] {
+            case UInt8(ascii: "S"): simulated = true
+            case UInt8(ascii: "E"): estimated = true
+            case UInt8(ascii: "N"): break
+            default: measured = true
+            }
+        }
+        if simulated { return refuse(.simulator(.GNS), &epoch) }
+        if !measured {
+            if estimated { return refuse(.deadReckoning(.GNS), &epoch) }
+            if epoch.problem == nil { epoch.problem = .modeNotValid(.GNS) }
             return
         }
-        if take(position, from: .GGA, p, &epoch) {
-            epoch.positionFromGGA = true
+        takeWithHDOP(position, hdop, from: .GNS, p, &epoch)
+    }
+
+    /// A GGA's or GNS's position, unless the epoch already has one of them.
+    @inline(__always)
+    private func takeWithHDOP(
+        _ position: (NMEAField, NMEAField, NMEAField, NMEAField), _ hdop: NMEAField, from sentence: Sentence,
+        _ p: UnsafeBufferPointer<UInt8>, _ epoch: inout Epoch
+    ) {
+        guard !epoch.positionWithHDOP else { return }
+        if take(position, from: sentence, p, &epoch) {
+            epoch.positionWithHDOP = true
+            epoch.positionSentence = sentence
             epoch.hdop = ByteNumbers.decimal(p, hdop.start, hdop.end)
         }
+    }
+
+    /// Marks the epoch as giving no fix whatever its other sentences say;
+    /// a simulator outranks dead reckoning.
+    private func refuse(_ problem: Problem, _ epoch: inout Epoch) {
+        if epoch.refused, case .simulator = epoch.problem { return }
+        epoch.problem = problem
+        epoch.refused = true
     }
 
     /// `$xxGST,time,rms,major,minor,orientation,σlat,σlon,σalt`
@@ -285,18 +374,18 @@ struct NMEAEpochs {
             day = reference.day + (epoch.timeOfDay + half < reference.timeOfDay ? 1 : epoch.timeOfDay > reference.timeOfDay + half ? -1 : 0)
         }
         if let day { reference = (day, epoch.timeOfDay) }
-        guard epoch.hasPosition else {
+        guard epoch.hasPosition && !epoch.refused else {
             if let problem = epoch.problem { items.append(Self.describe(problem)) }
             return
         }
         guard let day else {
             let s = epoch.timeOfDay / 1000
             let clock = "\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2))"
-            items.append(.ignored(.noDate, message: "the GGA fix at \(clock) UTC came before any RMC gave the date"))
+            items.append(.ignored(.noDate, message: "the \(epoch.positionSentence.rawValue) fix at \(clock) UTC came before any RMC gave the date"))
             return
         }
         let accuracy = epoch.gstAccuracy ?? epoch.hdop.map { $0 * 5 }
-        let time = Instant(seconds: day * 86_400 + Int64(epoch.timeOfDay / 1000))
+        let time = FixTime(milliseconds: day * 86_400_000 + Int64(epoch.timeOfDay))
         FixCheck.append(
             Fix(time: time, latitude: epoch.latitude, longitude: epoch.longitude, accuracy: FixCheck.accuracy(accuracy)),
             now: now, into: &items)
@@ -308,6 +397,15 @@ struct NMEAEpochs {
         case .rmcStatus(let b):
             return .ignored(.notAFix, message: b == 0 ? "the RMC status is empty" : "RMC status is \(Character(Unicode.Scalar(b))), not A")
         case .ggaNoFix: return .ignored(.notAFix, message: "GGA fix quality is 0 (no fix)")
+        case .modeNotValid(let sentence):
+            return .ignored(.notAFix, message: "the \(sentence.rawValue) mode indicator says N (not valid)")
+        case .simulator(.GGA): return .ignored(.simulator, message: "GGA fix quality is 8: the receiver is in simulator mode")
+        case .simulator(let sentence):
+            return .ignored(.simulator, message: "the \(sentence.rawValue) mode indicator says S: the receiver is in simulator mode")
+        case .deadReckoning(.GGA):
+            return .ignored(.deadReckoning, message: "GGA fix quality is 6: the position is dead reckoned, not measured")
+        case .deadReckoning(let sentence):
+            return .ignored(.deadReckoning, message: "the \(sentence.rawValue) mode indicator says E: the position is dead reckoned, not measured")
         case .emptyField(let sentence, let field): return .ignored(.notAFix, message: "the \(sentence.rawValue) \(field.rawValue) field is empty")
         case .badField(let sentence, let field): return .ignored(.unreadable, message: "the \(sentence.rawValue) \(field.rawValue) field is unreadable")
         }
@@ -315,7 +413,9 @@ struct NMEAEpochs {
 
     // MARK: Fields
 
-    /// `hhmmss` with an optional fraction, as milliseconds since midnight.
+    /// `hhmmss` with an optional fraction (receivers write hundredths or
+    /// thousandths), as milliseconds since midnight; digits past the third
+    /// are dropped.
     static func timeOfDay(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         guard end - start >= 6, let h = ByteNumbers.digits(p, start, 2), let m = ByteNumbers.digits(p, start + 2, 2),
             let s = ByteNumbers.digits(p, start + 4, 2), h < 24, m < 60, s <= 60
