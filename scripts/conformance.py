@@ -36,12 +36,6 @@ DOCUMENTED = {
     "issue_201_mixed_datetime_and_date.ics":
         "DTSTART is a DATE and DTEND a UTC DATE-TIME, which 3.8.2.2 forbids; trackee keeps DTSTART's "
         "meaning (an all-day event from local midnight), the package starts it at 00:00 UTC",
-    "issue_201_test_matrix.ics":
-        "END:VTOOD does not close BEGIN:VTODO (3.6: every BEGIN has a matching END); trackee refuses the "
-        "file with its line, the package reads past it",
-    "issue_61_time_zone_error.ics":
-        "line 211 continues a folded line without the leading space 3.1 requires; trackee refuses the "
-        "file with its line, the package reads past it",
     "issue_28_rrule_with_UTC_endinginZ.ics":
         "an all-day series with a UTC DATE-TIME UNTIL (3.3.10 requires a DATE); trackee compares it with "
         "each instance's local start, so Outlook's UNTIL (the last day's midnight in its zone) keeps the "
