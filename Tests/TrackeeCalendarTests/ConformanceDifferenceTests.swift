@@ -36,6 +36,28 @@ import TrackeeCore
         #expect(starts(c, "2000-01-01T00:00:00Z", "2000-02-01T00:00:00Z") == ["2000-01-02T01:00:00+01:00"])
     }
 
+    /// issue_201_test_matrix.ics: a floating DTSTART with a UTC DTEND starts
+    /// at local wall time (the package reads it as UTC).
+    @Test func aFloatingStartWithAUTCEndStartsAtLocalWallTime() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:f", "DTSTART:20000101T000000",
+                           "DTEND:20000103T020000Z", "END:VEVENT", "END:VCALENDAR", ""])
+        let all = c.occurrences(from: instant("1999-12-01T00:00:00Z"), to: instant("2000-02-01T00:00:00Z"))
+        #expect(all.map { "\(berlin.iso8601($0.start))/\(berlin.iso8601($0.end))" }
+            == ["2000-01-01T00:00:00+01:00/2000-01-03T03:00:00+01:00"])
+    }
+
+    /// bad_rrule_missing_until_event.ics: the package refuses the calendar;
+    /// trackee skips the event whose rule it cannot read and keeps the rest.
+    @Test func anEventWithAnUnreadableRuleIsSkippedAndTheRestRead() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:blabla", "DTSTART;TZID=Europe/London:20190801T140000",
+                           "RRULE:FREQ=WEEKLY;UNTL=20191023;BYDAY=TH;WKST=SU", "END:VEVENT",
+                           "BEGIN:VEVENT", "UID:other", "DTSTART;TZID=Europe/London:20190802T140000", "END:VEVENT",
+                           "END:VCALENDAR", ""])
+        #expect(c.warnings.map(\.description)
+            == [#"x.ics:5: RRULE: cannot read "FREQ=WEEKLY;UNTL=20191023;BYDAY=TH;WKST=SU"; skipped the event"#])
+        #expect(starts(c, "2019-07-01T00:00:00Z", "2019-12-01T00:00:00Z") == ["2019-08-02T15:00:00+02:00"])
+    }
+
     /// issue_201_mixed_datetime_and_date.ics
     @Test func aDateStartWithATimedEndIsAnAllDayEventFromLocalMidnight() throws {
         let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:m", "DTSTART;VALUE=DATE:20230724",
