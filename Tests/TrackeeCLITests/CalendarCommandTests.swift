@@ -365,6 +365,28 @@ import Testing
         #expect(try json.json()["warnings"] == .array([.string(warning)]))
     }
 
+    @Test func commandsThatActOnRulesWriteCalendarWarningsAndGoOn() throws {
+        let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-20 12:00")
+        let odd = Odd.all.first { $0.file == "rrule.ics" }!
+        try t.write(bytes: odd.bytes, to: odd.file)
+        try t.write("""
+            calendars:
+              work: \(odd.file)
+            rules:
+              - id: meetings
+                when: {calendar: work, offset: -2m}
+                do: [{start: {project: Meetings}}]
+            """, to: "rules.yaml")
+        let warning = #"calendar "work": \#(t.path(odd.file))\#(odd.warning.dropFirst(odd.file.count))"#
+        let next = try t.run("rules", "next", "--rules", t.path("rules.yaml"))
+        #expect(next.status == 0, "\(next)")
+        #expect(next.lines == ["2026-11-23T09:28:00+01:00  meetings  calendar work: Standup (start)"])
+        #expect(next.stderr == failure(warning))
+        let simulate = try t.run("simulate", "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00", "--rules", t.path("rules.yaml"))
+        #expect(simulate.status == 0, "\(simulate)")
+        #expect(simulate.stderr == failure(warning))
+    }
+
     @Test func listShowsTheFirstTenWarningsThenCountsTheRest() throws {
         let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-23 08:00")
         let strays = (1...13).map { "X-LOST-\($0)=fold" }
