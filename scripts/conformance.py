@@ -37,11 +37,12 @@ DOCUMENTED = {
         "DTSTART is a DATE and DTEND a UTC DATE-TIME, which 3.8.2.2 forbids; trackee keeps DTSTART's "
         "meaning (an all-day event from local midnight), the package starts it at 00:00 UTC",
     "issue_201_test_matrix.ics":
-        "END:VTOOD does not close BEGIN:VTODO (3.6: every BEGIN has a matching END); trackee refuses the "
-        "file with its line, the package reads past it",
-    "issue_61_time_zone_error.ics":
-        "line 211 continues a folded line without the leading space 3.1 requires; trackee refuses the "
-        "file with its line, the package reads past it",
+        "END:VTOOD is read as the END of the VTODO, as the package reads it; two of its events pair a DATE or "
+        "floating DTSTART with a UTC DTEND (3.8.2.2 and 3.6.1: DTEND takes DTSTART's form); trackee keeps "
+        "DTSTART's meaning (local midnight, local wall time), the package reads the start as UTC",
+    "bad_rrule_missing_until_event.ics":
+        "the RRULE writes UNTL for UNTIL (3.3.10); the package refuses the whole calendar, trackee skips that "
+        "event with a warning and reads the rest",
     "issue_28_rrule_with_UTC_endinginZ.ics":
         "an all-day series with a UTC DATE-TIME UNTIL (3.3.10 requires a DATE); trackee compares it with "
         "each instance's local start, so Outlook's UNTIL (the last day's midnight in its zone) keeps the "

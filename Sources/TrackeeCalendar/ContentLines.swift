@@ -3,10 +3,10 @@
 /// remembering the physical line it began on.
 ///
 /// libical's parser keeps no positions, so this first layer is ours: it is
-/// what lets an error name the line, and it refuses what libical would
+/// what lets a warning or an error name the line. What libical would
 /// quietly turn into `X-LIC-ERROR` properties (broken folding, text that is
-/// not UTF-8, a file cut off inside a component). Values are handed to
-/// libical's value parsers afterwards.
+/// not UTF-8) is skipped here with a warning that says where. Values are
+/// handed to libical's value parsers afterwards.
 ///
 ///     BEGIN:VEVENT
 ///     SUMMARY:Weekly sync with a long na
@@ -66,33 +66,50 @@ enum ContentLineScanner {
     /// skipped, and so are properties trackee never reads (their syntax is
     /// still checked). A large text is split at event boundaries and its
     /// parts scanned side by side.
-    static func scan(_ bytes: [UInt8]) throws(LineError) -> [ContentLine] {
-        if let bad = firstInvalidUTF8(bytes) {
-            throw LineError(line: lineNumber(at: bad, in: bytes), message: "the text is not UTF-8 (byte \(bytes[bad]) at offset \(bad))")
-        }
+    ///
+    /// Nothing here refuses the text: a line that cannot be read is left
+    /// out, bytes that are not UTF-8 become U+FFFD, and each gives a
+    /// warning. Whether the components around them hold is for
+    /// ``Component/tree(_:warnings:)`` to say.
+    static func scan(_ bytes: [UInt8], warnings: inout [LineWarning]) -> [ContentLine] {
+        if let bad = firstInvalidUTF8(bytes) { warnings += notUTF8(bytes, from: bad) }
         var start = bytes.startIndex
         // A byte-order mark is allowed before the first line.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         let parts = boundaries(bytes, from: start, parts: bytes.count < 1 << 20 ? 1 : Parallel.processors)
-        let results = Parallel.map(count: parts.count, minimum: 1) { range -> Result<[ContentLine], LineError> in
-            do throws(LineError) {
-                var all: [ContentLine] = []
-                for part in range {
-                    all += try scan(bytes, parts[part].range, firstLine: parts[part].line, last: part == parts.count - 1)
-                }
-                return .success(all)
-            } catch {
-                return .failure(error)
+        let results = Parallel.map(count: parts.count, minimum: 1) { range -> (lines: [ContentLine], warnings: [LineWarning]) in
+            var all: [ContentLine] = []
+            var warnings: [LineWarning] = []
+            for part in range {
+                all += scan(bytes, parts[part].range, firstLine: parts[part].line, warnings: &warnings)
             }
+            return (all, warnings)
         }
         var lines: [ContentLine] = []
         for result in results {
-            switch result {
-            case .success(let part): lines += part
-            case .failure(let error): throw error
-            }
+            lines += result.lines
+            warnings += result.warnings
         }
         return lines
+    }
+
+    /// One warning per line holding bytes that are not UTF-8, from the
+    /// first such byte at `first` on.
+    private static func notUTF8(_ bytes: [UInt8], from first: Int) -> [LineWarning] {
+        var warnings: [LineWarning] = []
+        var bad: Int? = first
+        var line = lineNumber(at: first, in: bytes)
+        var counted = first
+        while let offset = bad {
+            line += newlines(in: bytes, counted..<offset)
+            counted = offset
+            if warnings.last?.line != line {
+                warnings.append(LineWarning(line: line,
+                    "the text is not UTF-8 (byte \(bytes[offset]) at offset \(offset)); read such bytes as U+FFFD"))
+            }
+            bad = firstInvalidUTF8(bytes, from: offset + 1)
+        }
+        return warnings
     }
 
     /// Cuts `bytes` into about `parts` ranges, each beginning at a line
@@ -125,8 +142,8 @@ enum ContentLineScanner {
     }
 
     /// The content lines of `bytes[range]`, whose first physical line is
-    /// `firstLine`; `last` when the range ends the text.
-    private static func scan(_ bytes: [UInt8], _ range: Range<Int>, firstLine: Int, last: Bool) throws(LineError)
+    /// `firstLine`.
+    private static func scan(_ bytes: [UInt8], _ range: Range<Int>, firstLine: Int, warnings: inout [LineWarning])
         -> [ContentLine]
     {
         var lines: [ContentLine] = []
@@ -144,12 +161,13 @@ enum ContentLineScanner {
             if contentEnd > index && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
             let first = index < contentEnd ? bytes[index] : nil
             if first == 0x20 || first == 0x09 {
-                guard logicalLine > 0 else {
-                    throw LineError(line: physical, message: "a folded continuation line with no line before it")
+                if logicalLine > 0 {
+                    logical.append(contentsOf: bytes[(index + 1)..<contentEnd])
+                } else {
+                    warnings.append(LineWarning(line: physical, "a folded continuation line with no line before it; skipped the line"))
                 }
-                logical.append(contentsOf: bytes[(index + 1)..<contentEnd])
             } else {
-                if logicalLine > 0, let line = try split(logical, line: logicalLine) { lines.append(line) }
+                if logicalLine > 0, let line = split(logical, line: logicalLine, warnings: &warnings) { lines.append(line) }
                 logical.removeAll(keepingCapacity: true)
                 if contentEnd > index {
                     logical.append(contentsOf: bytes[index..<contentEnd])
@@ -160,13 +178,7 @@ enum ContentLineScanner {
             }
             index = end < endIndex ? end + 1 : end
         }
-        if logicalLine > 0 {
-            do {
-                if let line = try split(logical, line: logicalLine) { lines.append(line) }
-            } catch where last && bytes.last != 0x0A {
-                throw LineError(line: error.line, message: "the file ends in the middle of a line, \(preview(logical)); is it cut off?")
-            }
-        }
+        if logicalLine > 0, let line = split(logical, line: logicalLine, warnings: &warnings) { lines.append(line) }
         return lines
     }
 
@@ -178,12 +190,31 @@ enum ContentLineScanner {
     ]
 
     /// `NAME;PARAM=a,"b;c":value` → name, parameters, value; nil for a
-    /// property trackee does not read.
-    private static func split(_ bytes: [UInt8], line: Int) throws(LineError) -> ContentLine? {
+    /// property trackee does not read, and for a line that cannot be read
+    /// even with the spaces that some exporters put around names and
+    /// `=` taken out (a warning says which).
+    private static func split(_ bytes: [UInt8], line: Int, warnings: inout [LineWarning]) -> ContentLine? {
+        do throws(LineError) {
+            return try strictSplit(bytes, line: line)
+        } catch {
+            if let tidy = withoutSpacesAroundNames(bytes) {
+                do throws(LineError) {
+                    let read = try strictSplit(tidy, line: line)
+                    let name = upper(tidy.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ":") })
+                    warnings.append(LineWarning(line: line, "\(name): spaces around the name or a parameter; read without them"))
+                    return read
+                } catch {}
+            }
+            warnings.append(LineWarning(line: line, error.message))
+            return nil
+        }
+    }
+
+    private static func strictSplit(_ bytes: [UInt8], line: Int) throws(LineError) -> ContentLine? {
         var i = 0
         while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
         guard i > 0 else {
-            throw LineError(line: line, message: "expected NAME:VALUE, found \(preview(bytes)) (is a folded line missing its leading space?)")
+            throw LineError(line: line, message: "expected NAME:VALUE, found \(preview(bytes)); skipped the line")
         }
         let name = upper(bytes[0..<i])
         let keep = wanted.contains(name)
@@ -193,7 +224,7 @@ enum ContentLineScanner {
             let start = i
             while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
             guard i > start, i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
-                throw LineError(line: line, message: "\(name): a parameter must be NAME=VALUE, found \(preview(Array(bytes[start...])))")
+                throw LineError(line: line, message: "\(name): a parameter must be NAME=VALUE, found \(preview(Array(bytes[start...]))); skipped the property")
             }
             let parameterName = keep ? upper(bytes[start..<i]) : ""
             i += 1
@@ -204,7 +235,7 @@ enum ContentLineScanner {
                     i = open
                     while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
                     guard i < bytes.count else {
-                        throw LineError(line: line, message: "\(name): parameter \(parameterName) has an unclosed quote")
+                        throw LineError(line: line, message: "\(name): parameter \(parameterName) has an unclosed quote; skipped the property")
                     }
                     if keep { values.append(String(decoding: bytes[open..<i], as: UTF8.self)) }
                     i += 1
@@ -223,11 +254,79 @@ enum ContentLineScanner {
             if keep { parameters.append(ContentLine.Parameter(name: parameterName, values: values)) }
         }
         guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
-            throw LineError(line: line, message: "\(name): expected \":\" before the value (is a folded line missing its leading space?)")
+            throw LineError(line: line, message: "\(name): expected \":\" before the value; skipped the property")
         }
         guard keep else { return nil }
         return ContentLine(
             name: name, parameters: parameters, value: String(decoding: bytes[(i + 1)...], as: UTF8.self), line: line)
+    }
+
+    /// The line with the spaces and tabs taken out that stand around a
+    /// name's `-`, at the ends of the property's or a parameter's name, or
+    /// around a parameter's value (`REFRESH - INTERVAL; VALUE = DURATION:PT48H`);
+    /// nil when there are none. Spaces between two letters of a name are
+    /// kept: such a line is more likely a lost fold than a spaced name.
+    static func withoutSpacesAroundNames(_ bytes: [UInt8]) -> [UInt8]? {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        var removed = false
+        /// A name up to `=`, `;` or `:`, spaces dropped where they touch its ends or a `-`.
+        func name() {
+            while i < bytes.count, ![UInt8(ascii: "="), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[i]) {
+                if isSpace(bytes[i]) {
+                    var j = i
+                    while j < bytes.count, isSpace(bytes[j]) { j += 1 }
+                    let before = out.last
+                    let after = j < bytes.count ? bytes[j] : nil
+                    let inner = before.map(isNameByte) == true && after.map(isNameByte) == true
+                        && before != UInt8(ascii: "-") && after != UInt8(ascii: "-")
+                    if inner {
+                        out.append(contentsOf: bytes[i..<j])
+                    } else {
+                        removed = true
+                    }
+                    i = j
+                    continue
+                }
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        name()
+        while i < bytes.count, bytes[i] == UInt8(ascii: ";") {
+            out.append(bytes[i])
+            i += 1
+            name()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { break }
+            out.append(bytes[i])
+            i += 1
+            while true {
+                while i < bytes.count, isSpace(bytes[i]) { i += 1; removed = true }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                    let open = i
+                    i += 1
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
+                    if i < bytes.count { i += 1 }
+                    out.append(contentsOf: bytes[open..<i])
+                    while i < bytes.count, isSpace(bytes[i]) { i += 1; removed = true }
+                } else {
+                    let start = out.count
+                    while i < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[i]) {
+                        out.append(bytes[i])
+                        i += 1
+                    }
+                    while out.count > start, isSpace(out.last!) { out.removeLast(); removed = true }
+                }
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        guard removed else { return nil }
+        out.append(contentsOf: bytes[i...])
+        return out
     }
 
     /// A name (ASCII letters, digits, `-`) in upper case.
@@ -271,9 +370,9 @@ enum ContentLineScanner {
 
     /// The offset of the first byte that breaks UTF-8, if any. Runs of
     /// ASCII are skipped eight bytes at a time.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    static func firstInvalidUTF8(_ bytes: [UInt8], from start: Int = 0) -> Int? {
         bytes.withUnsafeBytes { all -> Int? in
-            var i = 0
+            var i = start
             let n = all.count
             while i < n {
                 if i + 8 <= n, all.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {

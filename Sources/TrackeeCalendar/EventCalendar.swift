@@ -27,10 +27,15 @@ public struct EventCalendar: Sendable {
 
     /// What reading each file again needs, by path (see ``load(name:path:zone:remember:rereading:)``).
     let memos: [String: FileMemo]
+    /// What was read past (a line, an event, a TZID), file by file, in
+    /// line order; empty for a calendar written as RFC 5545 asks.
+    public let warnings: [CalendarWarning]
 
-    init(name: String, zone: Zone, components: [EventComponent], memos: [String: FileMemo] = [:]) {
+    init(name: String, zone: Zone, components: [EventComponent], warnings: [CalendarWarning] = [],
+         memos: [String: FileMemo] = [:]) {
         self.name = name
         self.zone = zone
+        self.warnings = warnings
         self.memos = memos
         // Components by UID, in the order UIDs first appear.
         var groups: [[EventComponent]] = []
@@ -160,9 +165,11 @@ public struct EventCalendar: Sendable {
 
 extension EventCalendar {
     /// Reads a calendar: one `.ics` file, or a vdir folder of them (hidden
-    /// files and files not ending in `.ics` are skipped). Any problem in
-    /// any file is an error naming the file and line; nothing partial is
-    /// returned.
+    /// files and files not ending in `.ics` are skipped). A line, an event
+    /// or a TZID that cannot be read is skipped or read as floating time,
+    /// each with a warning in ``warnings``; the rest loads. An error, naming
+    /// the file and line, is left for a file that cannot be read at all or
+    /// ends inside an event (it is being written).
     ///
     /// `remember` keeps what is needed to read the calendar again quickly;
     /// `rereading` is the same calendar as read before with it (the
@@ -182,6 +189,7 @@ extension EventCalendar {
         }
         let before = previous?.zone == zone ? previous?.memos ?? [:] : [:]
         var components: [EventComponent] = []
+        var warnings: [CalendarWarning] = []
         var memos: [String: FileMemo] = [:]
         for file in files {
             guard let bytes = FileBytes.read(file) else {
@@ -194,23 +202,27 @@ extension EventCalendar {
             }
             let read = try Self.components(bytes, file: file, zone: zone, remember: remember)
             components += read.components
+            warnings += read.warnings
             memos[file] = read.memo
         }
-        return EventCalendar(name: name, zone: zone, components: components, memos: memos)
+        return EventCalendar(name: name, zone: zone, components: components, warnings: warnings, memos: memos)
     }
 
-    /// Parses one iCalendar text; `file` names it in errors.
+    /// Parses one iCalendar text; `file` names it in errors and warnings.
     public static func parse(_ bytes: [UInt8], file: String, name: String, zone: Zone) throws(CalendarError) -> EventCalendar {
-        EventCalendar(name: name, zone: zone, components: try components(bytes, file: file, zone: zone).components)
+        let read = try components(bytes, file: file, zone: zone)
+        return EventCalendar(name: name, zone: zone, components: read.components, warnings: read.warnings)
     }
 
-    /// The events of one file, in file order, and with `remember` what
-    /// reading it again needs.
+    /// The events of one file, in file order, what was read past in it,
+    /// and with `remember` what reading it again needs.
     static func components(_ bytes: [UInt8], file: String, zone: Zone, remember: Bool = false) throws(CalendarError)
-        -> (components: [EventComponent], memo: FileMemo?)
+        -> (components: [EventComponent], warnings: [CalendarWarning], memo: FileMemo?)
     {
         do throws(LineError) {
-            let roots = try Component.tree(try ContentLineScanner.scan(bytes))
+            var warnings: [LineWarning] = []
+            let lines = ContentLineScanner.scan(bytes, warnings: &warnings)
+            let roots = try Component.tree(lines, warnings: &warnings)
             var events: [EventComponent] = []
             var memo: FileMemo?
             let base = file.split(separator: "/").last.map(String.init) ?? file
@@ -222,13 +234,13 @@ extension EventCalendar {
                     calendarZone: calendarZone)
                 // Events without a UID are named after the file and their place in it.
                 var vevents: [(component: Component, anonymous: String?)] = []
-                for child in root.children where child.name == "VEVENT" {
+                for child in root.events {
                     let hasUID = child.hasUID
                     if !hasUID { anonymous += 1 }
                     vevents.append((child, hasUID ? nil : "\(base)#\(anonymous)"))
                 }
                 let found = vevents
-                let parts = Parallel.map(count: found.count, minimum: 512) { slice -> Result<[EventComponent], LineError> in
+                let parts = Parallel.map(count: found.count, minimum: 512) { slice -> ([EventComponent], [LineWarning]) in
                     var reader = reader
                     var read: [EventComponent] = []
                     read.reserveCapacity(slice.count)
@@ -236,20 +248,22 @@ extension EventCalendar {
                         do throws(LineError) {
                             read.append(try reader.read(component, anonymousUID: name))
                         } catch {
-                            return .failure(error)
+                            reader.warnings.append(LineWarning(line: error.line, error.message + "; skipped the event"))
                         }
                     }
-                    return .success(read)
+                    return (read, reader.warnings)
                 }
-                for part in parts {
-                    switch part {
-                    case .success(let read): events += read
-                    case .failure(let error): throw error
-                    }
+                for (read, skipped) in parts {
+                    events += read
+                    warnings += skipped
                 }
-                if remember { memo = FileMemo.remembering(bytes, roots: roots, reader: reader, components: events) }
+                // A file read past anywhere is read whole each time, so
+                // each read gives its warnings (see FileMemo).
+                if remember && warnings.isEmpty {
+                    memo = FileMemo.remembering(bytes, roots: roots, reader: reader, components: events)
+                }
             }
-            return (events, memo)
+            return (events, LineWarning.positioned(warnings, file: file), memo)
         } catch {
             throw CalendarError(file: file, line: error.line, message: error.message)
         }

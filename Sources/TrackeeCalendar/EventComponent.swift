@@ -91,10 +91,14 @@ struct SeriesRule: Sendable {
 }
 
 /// Reads VEVENTs: each property's value through libical's parsers, each
-/// TZID through the ``ZoneResolver``, each problem as a ``LineError``.
+/// TZID through the ``ZoneResolver``. A problem that leaves the event's
+/// times unknown is a ``LineError`` (the caller skips the event); a TZID
+/// read past is a warning in ``warnings``.
 struct EventReader {
     var zones: ZoneResolver
     let local: Zone
+    /// What was read past, since the reader was made or last emptied.
+    var warnings: [LineWarning] = []
     /// X-WR-TIMEZONE: UTC and floating times are read on this zone's wall
     /// clock, so a weekly 09:00 exported by Google in UTC stays at 09:00
     /// across DST (as the x-wr-timezone package reads such calendars).
@@ -236,9 +240,17 @@ struct EventReader {
         return EventTime(value: value, placement: .utc)
     }
 
+    /// The TZID's zone; a TZID nothing defines is read as floating time
+    /// (which ``place(_:_:)`` puts on X-WR-TIMEZONE's clock when the file
+    /// names one), with a warning once per file.
     private mutating func placement(_ line: ContentLine) throws(LineError) -> EventTime.Placement {
         guard let tzid = line.parameter("TZID") else { return .floating }
-        return .zone(try zones.zone(tzid, line: line.line))
+        if let zone = zones.zone(tzid, warnings: &warnings) { return .zone(zone) }
+        let clock = calendarZone.map { "on X-WR-TIMEZONE \($0.identifier)'s clock" } ?? "in the local zone"
+        warnings.append(LineWarning(line: line.line,
+            "\(line.name): unknown TZID \"\(tzid)\" (not a tzdata, Windows or Outlook name, and no usable VTIMEZONE in the file); read as floating time \(clock)",
+            once: "TZID \(tzid)"))
+        return .floating
     }
 
     /// Mends two slips that exporters make and libical refuses: an empty

@@ -13,6 +13,9 @@ import Glibc
 /// anywhere, an event without a UID, several VCALENDARs, a block the
 /// cutter and the parser see differently) reads the whole file as the
 /// first time, so errors are always reported as a whole read reports them.
+/// So does anything read past: a file with warnings is not remembered,
+/// and a changed block that gives one sends the file to a whole read, so
+/// a read again gives the same warnings as a first read.
 struct FileMemo: Sendable {
     var rest: Digest
     /// The zones and clocks the file's events were read with.
@@ -68,13 +71,15 @@ struct FileMemo: Sendable {
     /// One VEVENT block read on its own, its lines numbered from
     /// `firstLine`; nil on any problem (the whole read reports it).
     private static func read(_ block: [UInt8], firstLine: Int, reader: inout EventReader) -> EventComponent? {
-        guard var lines = try? ContentLineScanner.scan(block) else { return nil }
+        var warnings: [LineWarning] = []
+        var lines = ContentLineScanner.scan(block, warnings: &warnings)
         for i in lines.indices { lines[i].line += firstLine - 1 }
         lines.insert(ContentLine(name: "BEGIN", parameters: [], value: "VCALENDAR", line: firstLine), at: 0)
         lines.append(ContentLine(name: "END", parameters: [], value: "VCALENDAR", line: firstLine))
-        guard let roots = try? Component.tree(lines), roots.count == 1, roots[0].properties.isEmpty,
-            roots[0].children.count == 1, roots[0].children[0].name == "VEVENT", roots[0].children[0].hasUID,
-            let component = try? reader.read(roots[0].children[0], anonymousUID: nil)
+        guard let roots = try? Component.tree(lines, warnings: &warnings), warnings.isEmpty, roots.count == 1,
+            roots[0].properties.isEmpty, roots[0].children.count == 1, roots[0].children[0].name == "VEVENT",
+            roots[0].children[0].hasUID,
+            let component = try? reader.read(roots[0].children[0], anonymousUID: nil), reader.warnings.isEmpty
         else { return nil }
         return component
     }

@@ -4,15 +4,19 @@ import TrackeeCore
 ///
 /// In order:
 /// 1. a tzdata name (`Europe/Prague`), also at the end of a prefixed TZID
-///    such as `/mozilla.org/20050126_1/Europe/Prague`;
+///    such as `/mozilla.org/20050126_1/Europe/Prague` or `/Europe/Prague`;
 /// 2. a Windows name (`W. Europe Standard Time`), through CLDR's table;
-/// 3. the file's own `VTIMEZONE` with that TZID, expanded into transitions.
+/// 3. the file's own `VTIMEZONE` with that TZID, expanded into transitions;
+/// 4. an Outlook display name (`(UTC+01:00) Amsterdam, Berlin, …`): the
+///    tzdata zone of the first city it names that keeps that offset;
+/// 5. nothing: the time is read as floating (on the file's X-WR-TIMEZONE
+///    when it has one, else the local zone), with a warning.
 ///
 /// tzdata comes first because exported VTIMEZONEs are often cut down to
 /// the rules of one year, while the name means the zone people live in.
 struct ZoneResolver {
     private let definitions: [String: Component]
-    private var cache: [String: Zone] = [:]
+    private var cache: [String: Zone?] = [:]
 
     init(timezones: [Component]) {
         var definitions: [String: Component] = [:]
@@ -22,17 +26,20 @@ struct ZoneResolver {
         self.definitions = definitions
     }
 
-    /// The zone `tzid` names, or an error for `line` when nothing defines it.
-    mutating func zone(_ tzid: String, line: Int) throws(LineError) -> Zone {
-        if let zone = cache[tzid] { return zone }
-        let zone: Zone
-        if let known = Self.named(tzid) {
-            zone = known
-        } else if let definition = definitions[tzid] {
-            zone = try VTimezone.zone(definition, tzid: tzid)
-        } else {
-            throw LineError(line: line, message: "unknown TZID \"\(tzid)\": not a tzdata or Windows zone name, and the file has no VTIMEZONE for it")
+    /// The zone `tzid` names, or nil when nothing defines it; what was
+    /// read past on the way is added to `warnings`.
+    mutating func zone(_ tzid: String, warnings: inout [LineWarning]) -> Zone? {
+        if let known = cache[tzid] { return known }
+        var zone = Self.named(tzid)
+        if zone == nil, let definition = definitions[tzid] {
+            do throws(LineError) {
+                zone = try VTimezone.zone(definition, tzid: tzid)
+            } catch {
+                warnings.append(LineWarning(line: error.line, "\(error.message); VTIMEZONE \"\(tzid)\" not used",
+                                            once: "VTIMEZONE \(tzid)"))
+            }
         }
+        if zone == nil { zone = Self.outlookDisplayName(tzid) }
         cache[tzid] = zone
         return zone
     }
@@ -43,11 +50,47 @@ struct ZoneResolver {
         if let zone = Zone.tzdata(name) { return zone }
         if let iana = WindowsZones.iana[name], let zone = Zone.tzdata(iana) { return zone }
         let parts = name.split(separator: "/")
-        guard parts.count > 1 else { return nil }
-        for count in (1...min(3, parts.count - 1)).reversed() {
+        guard !parts.isEmpty else { return nil }
+        for count in (1...min(3, parts.count)).reversed() where count < parts.count || name.hasPrefix("/") {
             if let zone = Zone.tzdata(parts.suffix(count).joined(separator: "/")) { return zone }
         }
         return nil
+    }
+
+    /// Outlook's display name of a Windows zone, `(UTC+01:00) Amsterdam,
+    /// Berlin, Bern, Rome, Stockholm, Vienna`: the first city that is the
+    /// last part of a tzdata name and has the offset given (in winter or
+    /// in summer, whichever is standard time there).
+    static func outlookDisplayName(_ tzid: String) -> Zone? {
+        let name = tzid.trimmingWhitespace()
+        guard name.hasPrefix("(UTC") || name.hasPrefix("(GMT"), let close = name.firstIndex(of: ")") else { return nil }
+        let head = name[name.index(name.startIndex, offsetBy: 4)..<close]
+        var offset = 0
+        if !head.isEmpty {
+            let digits = head.dropFirst().split { $0 == ":" || $0 == "." }.compactMap { Int($0) }
+            guard head.first == "+" || head.first == "-", digits.count == 2 else { return nil }
+            offset = (digits[0] * 3600 + digits[1] * 60) * (head.first == "-" ? -1 : 1)
+        }
+        let list: Substring = name[name.index(after: close)...]
+        let parts: [Substring] = list.split { (c: Character) -> Bool in c == "," || c == "/" }
+        let cities: [String] = parts.map { (part: Substring) -> String in String(part).trimmingWhitespace().replacingSpaces() }
+        let regions = ["Europe", "America", "Asia", "Africa", "Australia", "Pacific", "Atlantic", "Indian"]
+        let january = Instant(seconds: 1_767_225_600)  // 2026-01-01
+        let july = Instant(seconds: 1_782_864_000)  // 2026-07-01
+        for city in cities where !city.isEmpty {
+            for region in regions {
+                guard let zone = Zone.tzdata("\(region)/\(city)") else { continue }
+                if zone.offset(at: january) == offset || zone.offset(at: july) == offset { return zone }
+            }
+        }
+        return nil
+    }
+}
+
+private extension String {
+    /// `New York` → `New_York`, as tzdata spells cities.
+    func replacingSpaces() -> String {
+        String(map { $0 == " " ? "_" : $0 })
     }
 }
 
@@ -69,9 +112,11 @@ enum VTimezone {
             guard let startLine = observance.property("DTSTART") else {
                 throw LineError(line: observance.line, message: "\(observance.name) of VTIMEZONE \"\(tzid)\" has no DTSTART")
             }
-            guard let start = Libical.time(startLine.value), !start.isUTC, !start.isDate else {
+            // A DATE (its midnight) or a UTC time (read as written) says the same, loosely.
+            guard var start = Libical.time(startLine.value) else {
                 throw LineError(line: startLine.line, message: "DTSTART: expected a local date-time such as 19701025T030000, found \"\(startLine.value)\"")
             }
+            start = TimeValue(local: start.local, isDate: false, isUTC: false)
             let name = observance.property("TZNAME")?.value ?? ""
             let isDaylight = observance.name == "DAYLIGHT"
             var onsets: [LocalDateTime] = [start.local]
@@ -80,7 +125,9 @@ enum VTimezone {
             }
             for line in observance.properties where line.name == "RDATE" {
                 for text in line.value.split(separator: ",") {
-                    guard let value = Libical.time(String(text)), !value.isDate else {
+                    // A period's start is the onset; a DATE is its midnight.
+                    let onset = text.split(separator: "/").first.map(String.init) ?? String(text)
+                    guard let value = Libical.time(onset) else {
                         throw LineError(line: line.line, message: "RDATE: \"\(text)\" is not a date-time")
                     }
                     onsets.append(value.isUTC ? LocalDateTime(secondsSinceEpoch: value.local.secondsSinceEpoch + Int64(from)) : value.local)

@@ -14,7 +14,7 @@ public enum CalendarFiles {
     }
 
     /// Reads every calendar in `sources`; those that fail are left out and
-    /// reported.
+    /// reported. The ones read keep their warnings (``EventCalendar/warnings``).
     public static func read(_ sources: [TrackeeRules.CalendarSource], zone: Zone, environment: [String: String])
         -> (calendars: [String: EventCalendar], problems: [Problem])
     {
@@ -30,4 +30,16 @@ public enum CalendarFiles {
         }
         return (calendars, problems)
     }
+
+    /// The warnings of each calendar in `names`' order, as lines naming the
+    /// calendar: the first ``shownWarnings`` of each, then how many more.
+    public static func warningLines(_ calendars: [String: EventCalendar], names: [String]) -> [String] {
+        names.compactMap { calendars[$0] }.flatMap { calendar in
+            CalendarWarning.shown(calendar.warnings, first: shownWarnings).map { "calendar \"\(calendar.name)\": \($0)" }
+        }
+    }
+
+    /// How many warnings of one calendar are written out before the rest
+    /// are counted.
+    public static let shownWarnings = 10
 }

@@ -29,6 +29,9 @@ public actor DaemonCore {
     /// Each calendar's last good contents, by name, with the path it was
     /// read from: a calendar that breaks keeps these until it is fixed.
     var calendars: [String: (path: String, calendar: EventCalendar)] = [:]
+    /// Each calendar's warnings as last logged, so a reload for another
+    /// reason does not log them again.
+    var loggedWarnings: [String: [CalendarWarning]] = [:]
     /// Told about the folders of calendars, so their changes are heard.
     var fileWatch: FileWatch?
     /// The folders rule files live in, for telling rule changes apart.
@@ -66,6 +69,7 @@ public actor DaemonCore {
         ruleSet = loaded.automation.ruleSet
         let names = Set(ruleSet.calendars.map(\.name))
         calendars = calendars.filter { names.contains($0.key) }
+        loggedWarnings = loggedWarnings.filter { names.contains($0.key) }
         for source in ruleSet.calendars { readCalendar(source) }
         rebuild()
         if !ruleSet.calendars.isEmpty { Footprint.settleAfterReading() }
@@ -80,13 +84,23 @@ public actor DaemonCore {
     /// on failure the error is logged once, and the last good contents (if
     /// the path is the same) stay in force. Read again, only the events
     /// whose text changed are parsed.
-    private func readCalendar(_ source: CalendarSource) {
+    ///
+    /// Its warnings are logged once per change of its files (`changed`),
+    /// and on other reads only when they differ from those last logged.
+    private func readCalendar(_ source: CalendarSource, changed: Bool = false) {
         let path = XDGDirectories.expandingHome(source.path, environment: runner.environment)
         fileWatch?.watch(Self.watchedFolder(path))
         do {
             let previous = calendars[source.name].flatMap { $0.path == path ? $0.calendar : nil }
-            calendars[source.name] = (path, try EventCalendar.load(name: source.name, path: path, zone: runner.zone,
-                                                                    remember: true, rereading: previous))
+            let calendar = try EventCalendar.load(name: source.name, path: path, zone: runner.zone,
+                                                  remember: true, rereading: previous)
+            calendars[source.name] = (path, calendar)
+            if changed || loggedWarnings[source.name] ?? [] != calendar.warnings {
+                for line in CalendarWarning.shown(calendar.warnings, first: CalendarFiles.shownWarnings) {
+                    logger.warning("calendar \"\(source.name)\": \(line)")
+                }
+            }
+            loggedWarnings[source.name] = calendar.warnings
         } catch {
             let kept = calendars[source.name]?.path == path
             if !kept { calendars[source.name] = nil }
@@ -166,7 +180,7 @@ public actor DaemonCore {
         guard !touched.isEmpty else { return }
         for source in touched {
             logger.info("calendar \"\(source.name)\": \(path) changed; reading it again")
-            readCalendar(source)
+            readCalendar(source, changed: true)
         }
         rebuild()
         let next = automation.nextElapse(after: clock(), zone: runner.zone)

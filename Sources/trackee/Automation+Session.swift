@@ -15,25 +15,35 @@ extension Session {
     /// Reads and checks the rule files and, with `calendars`, reads the
     /// calendars they name. Errors are positioned sentences; the rules
     /// without errors still load, and a calendar that cannot be read is
-    /// left out.
-    func loadRules(_ paths: [String], calendars: Bool = true) -> (automation: Automation, errors: [String]) {
+    /// left out. `warnings` are what the calendars read were read past
+    /// (``CalendarFiles/warningLines(_:names:)``) and `warningCount` how
+    /// many there are in all.
+    func loadRules(_ paths: [String], calendars: Bool = true)
+        -> (automation: Automation, errors: [String], warnings: [String], warningCount: Int)
+    {
         let read = RuleFiles.read(RuleFiles.paths(explicit: paths, environment: environment))
         let loaded = Automation.load(read.files)
         var errors = read.errors + loaded.errors.map(\.description)
-        guard calendars, !loaded.automation.ruleSet.calendars.isEmpty else { return (loaded.automation, errors) }
-        let calendars = CalendarFiles.read(loaded.automation.ruleSet.calendars, zone: zone, environment: environment)
+        guard calendars, !loaded.automation.ruleSet.calendars.isEmpty else { return (loaded.automation, errors, [], 0) }
+        let sources = loaded.automation.ruleSet.calendars
+        let calendars = CalendarFiles.read(sources, zone: zone, environment: environment)
         errors += calendars.problems.map(\.description)
-        return (Automation(loaded.automation.ruleSet, calendars: calendars.calendars), errors)
+        return (Automation(loaded.automation.ruleSet, calendars: calendars.calendars), errors,
+                CalendarFiles.warningLines(calendars.calendars, names: sources.map(\.name)),
+                calendars.calendars.values.reduce(0) { $0 + $1.warnings.count })
     }
 
     /// Rules for a command that acts on them: any error stops it, since a
-    /// one-shot command has no later moment to report it (exit 78).
+    /// one-shot command has no later moment to report it (exit 78). What
+    /// the calendars were read past is written to stderr, and the command
+    /// goes on.
     func strictRules(_ option: RulesOption, calendars: Bool = true) throws -> Automation {
         let loaded = loadRules(option.paths, calendars: calendars)
         guard loaded.errors.isEmpty else {
             for error in loaded.errors.dropLast() { writeAll(2, "trackee: \(error)\n") }
             throw CommandFailure.config(loaded.errors.last!)
         }
+        for warning in loaded.warnings { writeAll(2, "trackee: \(warning)\n") }
         return loaded.automation
     }
 

@@ -20,7 +20,10 @@ extension Trackee {
                     of an .ics file or a vdir folder. Recurring events are expanded: exclusions \
                     removed, moved and changed instances in their new place, cancelled ones \
                     marked (they never fire a trigger). Times are in the local zone with their \
-                    offset; an all-day event runs from one local midnight to another.
+                    offset; an all-day event runs from one local midnight to another. \
+                    What the calendar's files get wrong is skipped (a line, an event) or read as \
+                    floating time (an unknown TZID), each with a warning on stderr naming the \
+                    file and line; --strict makes any warning an error (exit 65).
                     """)
 
             @OptionGroup var common: CommonOptions
@@ -31,11 +34,21 @@ extension Trackee {
 
             @OptionGroup var window: RangeOptions
 
+            @Flag(help: "Exit with status 65, listing nothing, when anything in the calendar had to be skipped or read as floating time.")
+            var strict = false
+
             func run() throws {
                 try Session.run(common) { session in
                     let (start, end) = try window.range(session)
                     Self.keepFreedMemory()
                     let loaded = try load(session)
+                    for line in CalendarWarning.shown(loaded.warnings, first: CalendarFiles.shownWarnings) {
+                        writeAll(2, "trackee: \(line)\n")
+                    }
+                    if strict && !loaded.warnings.isEmpty {
+                        let count = loaded.warnings.count
+                        throw CommandFailure(message: "\(count) calendar warning\(count == 1 ? "" : "s") (--strict)", status: 65)
+                    }
                     let occurrences = loaded.occurrences(from: start, to: end)
                     if session.out.json {
                         Self.writeJSON(occurrences, zone: session.zone, to: 1)

@@ -14,9 +14,17 @@ extension Trackee {
         struct Check: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "check",
-                abstract: "Validate rule files and print each rule's next firings; exit 78 on any error.")
+                abstract: "Validate rule files and print each rule's next firings; exit 78 on any error.",
+                discussion: """
+                    What the calendars the rules name had to be read past (a line, an event, an \
+                    unknown TZID) is printed as warnings; they fail the check only with --strict \
+                    (exit 65).
+                    """)
 
             @OptionGroup var common: CommonOptions
+
+            @Flag(help: "Exit with status 65 when a calendar had anything skipped or read as floating time.")
+            var strict = false
 
             @Argument(help: "Rule files to check (default rules.yaml and rules.d/*.yaml).")
             var files: [String] = []
@@ -27,6 +35,8 @@ extension Trackee {
             struct View: Encodable {
                 var rules: [RuleView]
                 var errors: [String]
+                /// Left out when there are none.
+                var warnings: [String]?
             }
 
             struct RuleView: Encodable {
@@ -63,6 +73,7 @@ extension Trackee {
                 try Session.run(common) { session in
                     let loaded = session.loadRules(files)
                     for error in loaded.errors where !session.out.json { writeAll(2, "trackee: \(error)\n") }
+                    for warning in loaded.warnings where !session.out.json { writeAll(2, "trackee: \(warning)\n") }
                     let automation = loaded.automation
                     let views = automation.ruleSet.rules.map { rule in
                         RuleView(id: rule.id, name: rule.name, enabled: rule.enabled, triggers: rule.triggers.map { trigger in
@@ -94,8 +105,10 @@ extension Trackee {
                         })
                     }
                     let summary = "\(counted(views.count, "rule")), \(counted(loaded.errors.count, "error"))"
+                        + (loaded.warningCount == 0 ? "" : ", \(counted(loaded.warningCount, "calendar warning"))")
                     if session.out.json {
-                        session.out.emit(View(rules: views, errors: loaded.errors))
+                        session.out.emit(View(rules: views, errors: loaded.errors,
+                                              warnings: loaded.warnings.isEmpty ? nil : loaded.warnings))
                     } else {
                         for rule in views {
                             session.out.line("rule \"\(rule.id)\"" + (rule.name.map { " (\($0))" } ?? "")
@@ -106,6 +119,10 @@ extension Trackee {
                     guard loaded.errors.isEmpty else {
                         if session.out.json { throw ExitCode(78) }
                         throw CommandFailure.config(summary)
+                    }
+                    if strict && loaded.warningCount > 0 {
+                        if session.out.json { throw ExitCode(65) }
+                        throw CommandFailure(message: summary + " (--strict)", status: 65)
                     }
                     if !session.out.json { session.out.line(summary) }
                 }

@@ -252,6 +252,152 @@ import Testing
         #expect(backwards.stderr == failure("--to must be after --from"))
     }
 
+    // MARK: Calendars written oddly
+
+    /// A calendar file with something trackee reads past, the warning it
+    /// gives, and the standup that still loads around it.
+    struct Odd: Sendable, CustomTestStringConvertible {
+        var file: String
+        var bytes: [UInt8]
+        var warning: String
+        var testDescription: String { file }
+
+        init(_ file: String, _ lines: [String], _ warning: String) {
+            self.init(file, Array(ICS.lines(lines).utf8), warning)
+        }
+
+        init(_ file: String, _ bytes: [UInt8], _ warning: String) {
+            self.file = file
+            self.bytes = bytes
+            self.warning = warning
+        }
+
+        /// `BEGIN:VCALENDAR`, `VERSION`, `PRODID`, a standup on Monday, then
+        /// `BEGIN:VEVENT` and a UID: the odd event's next property is on line 12.
+        static let head = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//trackee tests//EN", "BEGIN:VEVENT", "UID:standup@example.com",
+            "DTSTART;TZID=Europe/Prague:20261123T093000", "DURATION:PT15M", "SUMMARY:Standup", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:odd@example.com",
+        ]
+        static let start = "DTSTART;TZID=Europe/Prague:20261124T100000"
+        static let tail = ["END:VEVENT", "END:VCALENDAR"]
+
+        /// The standup, as `calendar list` prints it.
+        static let standup = "2026-11-23T09:30:00+01:00  2026-11-23T09:45:00+01:00  Standup  uid standup@example.com"
+        /// The odd event, when it loads: Tuesday 10:00, no length.
+        static let odd = "2026-11-24T10:00:00+01:00  2026-11-24T10:00:00+01:00  Review  uid odd@example.com"
+
+        static let all: [Odd] = [
+            Odd("folding.ics", head + [start, "SUMMARY:Review", "DESCRIPTION:Weekly sync with a long na", "me that was folded"] + tail,
+                #"folding.ics:15: ME: expected ":" before the value; skipped the property"#),
+            Odd("leading-fold.ics", [" X-WR-CALNAME:Work"] + head + [start, "SUMMARY:Review"] + tail,
+                "leading-fold.ics:1: a folded continuation line with no line before it; skipped the line"),
+            Odd("date.ics", head + ["DTSTART;TZID=Europe/Prague:20261323T093000", "SUMMARY:Review"] + tail,
+                #"date.ics:12: DTSTART: "20261323T093000" is not a date (20261123) or date-time (20261123T093000); skipped the event"#),
+            Odd("rrule.ics", head + [start, "RRULE:FREQ=SOMETIMES;BYDAY=MO", "SUMMARY:Review"] + tail,
+                #"rrule.ics:13: RRULE: cannot read "FREQ=SOMETIMES;BYDAY=MO"; skipped the event"#),
+            Odd("tzid.ics", head + ["DTSTART;TZID=Mars/Olympus_Mons:20261124T100000", "SUMMARY:Review"] + tail,
+                #"tzid.ics:12: DTSTART: unknown TZID "Mars/Olympus_Mons" (not a tzdata, Windows or Outlook name, and no usable VTIMEZONE in the file); read as floating time in the local zone"#),
+            Odd("bare.ics", Array(head.dropFirst(3)) + [start, "SUMMARY:Review", "END:VEVENT"],
+                "bare.ics:1: BEGIN:VEVENT outside BEGIN:VCALENDAR … END:VCALENDAR; read as if inside one"),
+            Odd("end.ics", head + [start, "SUMMARY:Review", "END:VEVENT", "END:VCALENDER"],
+                "end.ics:15: END:VCALENDER does not close BEGIN:VCALENDAR on line 1; taken as its END"),
+            // "Café" in Latin-1: é is the single byte 233, at offset 291.
+            Odd("latin1.ics", Array(ICS.lines(head + [start]).utf8) + Array("SUMMARY:Review at the Caf".utf8) + [0xE9, 0x0D, 0x0A]
+                    + Array(ICS.lines(tail).utf8),
+                "latin1.ics:13: the text is not UTF-8 (byte 233 at offset 291); read such bytes as U+FFFD"),
+        ]
+
+        /// What `calendar list` prints for the week.
+        var listed: [String] {
+            switch file {
+            case "date.ics", "rrule.ics": [Self.standup]
+            case "latin1.ics": [Self.standup, Self.odd.replacingOccurrences(of: "Review", with: "Review at the Caf\u{FFFD}")]
+            default: [Self.standup, Self.odd]
+            }
+        }
+    }
+
+    @Test(arguments: Odd.all)
+    func listReadsPastAnOddCalendarWithAWarningAndStrictRefusesIt(_ odd: Odd) throws {
+        let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-23 08:00")
+        try t.write(bytes: odd.bytes, to: odd.file)
+        let r = try t.run(["calendar", "list", odd.file] + Self.window)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == odd.listed)
+        #expect(r.stderr == failure(odd.warning))
+        let json = try t.run(["calendar", "list", odd.file, "--json"] + Self.window)
+        #expect(json.status == 0)
+        #expect(try json.json().elements.count == odd.listed.count)
+        #expect(json.stderr == failure(odd.warning))
+        let strict = try t.run(["calendar", "list", odd.file, "--strict"] + Self.window)
+        #expect(strict.status == 65)
+        #expect(strict.stdout == "")
+        #expect(strict.stderr == failure(odd.warning) + failure("1 calendar warning (--strict)"))
+    }
+
+    @Test(arguments: Odd.all)
+    func rulesCheckShowsAnOddCalendarsWarningsAndFailsOnlyWithStrict(_ odd: Odd) throws {
+        let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-20 12:00")
+        try t.write(bytes: odd.bytes, to: odd.file)
+        try t.write("""
+            calendars:
+              work: \(odd.file)
+            rules:
+              - id: meetings
+                when: {calendar: work, offset: -2m}
+                do: [{start: {project: Meetings}}]
+            """, to: "rules.yaml")
+        let warning = #"calendar "work": \#(t.path(odd.file))\#(odd.warning.dropFirst(odd.file.count))"#
+        let upcoming = odd.listed.count == 1 ? "2026-11-23T09:28:00+01:00 Standup"
+            : "2026-11-23T09:28:00+01:00 Standup, 2026-11-24T09:58:00+01:00 " + (odd.file == "latin1.ics" ? "Review at the Caf\u{FFFD}" : "Review")
+        let r = try t.run("rules", "check", t.path("rules.yaml"))
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [#"rule "meetings""#, "  calendar work start -2m: \(upcoming)", "1 rule, no errors, 1 calendar warning"])
+        #expect(r.stderr == failure(warning))
+        let strict = try t.run("rules", "check", t.path("rules.yaml"), "--strict")
+        #expect(strict.status == 65)
+        #expect(strict.lines == [#"rule "meetings""#, "  calendar work start -2m: \(upcoming)"])
+        #expect(strict.stderr == failure(warning) + failure("1 rule, no errors, 1 calendar warning (--strict)"))
+        let json = try t.run("rules", "check", t.path("rules.yaml"), "--json")
+        #expect(json.status == 0)
+        #expect(json.stderr == "")
+        #expect(try json.json()["warnings"] == .array([.string(warning)]))
+    }
+
+    @Test func commandsThatActOnRulesWriteCalendarWarningsAndGoOn() throws {
+        let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-20 12:00")
+        let odd = Odd.all.first { $0.file == "rrule.ics" }!
+        try t.write(bytes: odd.bytes, to: odd.file)
+        try t.write("""
+            calendars:
+              work: \(odd.file)
+            rules:
+              - id: meetings
+                when: {calendar: work, offset: -2m}
+                do: [{start: {project: Meetings}}]
+            """, to: "rules.yaml")
+        let warning = #"calendar "work": \#(t.path(odd.file))\#(odd.warning.dropFirst(odd.file.count))"#
+        let next = try t.run("rules", "next", "--rules", t.path("rules.yaml"))
+        #expect(next.status == 0, "\(next)")
+        #expect(next.lines == ["2026-11-23T09:28:00+01:00  meetings  calendar work: Standup (start)"])
+        #expect(next.stderr == failure(warning))
+        let simulate = try t.run("simulate", "--from", "2026-11-23 00:00", "--to", "2026-11-24 00:00", "--rules", t.path("rules.yaml"))
+        #expect(simulate.status == 0, "\(simulate)")
+        #expect(simulate.stderr == failure(warning))
+    }
+
+    @Test func listShowsTheFirstTenWarningsThenCountsTheRest() throws {
+        let t = try Sandbox(zone: "Europe/Prague", now: "2026-11-23 08:00")
+        let strays = (1...13).map { "X-LOST-\($0)=fold" }
+        try t.write(ICS.lines(Array(Odd.head.prefix(3)) + strays + Array(Odd.head[3..<9]) + ["END:VCALENDAR"]), to: "many.ics")
+        let r = try t.run(["calendar", "list", "many.ics"] + Self.window)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [Odd.standup])
+        #expect(r.stderr == ((1...10).map { #"many.ics:\#($0 + 3): X-LOST-\#($0): expected ":" before the value; skipped the property"# }
+            + ["… and 3 more calendar warnings"]).map(failure).joined())
+    }
+
     // MARK: Bad calendars
 
     /// A calendar file that cannot be read, the line at fault, and what
@@ -280,27 +426,13 @@ import Testing
         static let start = "DTSTART;TZID=Europe/Prague:20261123T093000"
         static let tail = ["END:VEVENT", "END:VCALENDAR"]
 
+        /// A file cut off inside an event (being written) is the one left
+        /// refused: the next read will see it whole.
         static let all: [Malformed] = [
-            Malformed("folding.ics", head + [start, "SUMMARY:Weekly sync with a long na", "me that was folded"] + tail, line: 8,
-                      #"ME: expected ":" before the value (is a folded line missing its leading space?)"#),
-            Malformed("leading-fold.ics", [" BEGIN:VCALENDAR"] + Array(head.dropFirst()) + [start] + tail, line: 1,
-                      "a folded continuation line with no line before it"),
-            Malformed("date.ics", head + ["DTSTART;TZID=Europe/Prague:20261323T093000", "SUMMARY:Standup"] + tail, line: 6,
-                      #"DTSTART: "20261323T093000" is not a date (20261123) or date-time (20261123T093000)"#),
-            Malformed("dashed-date.ics", head + ["DTSTART;VALUE=DATE:2026-11-23", "SUMMARY:Standup"] + tail, line: 6,
-                      #"DTSTART: "2026-11-23" is not a date (20261123) or date-time (20261123T093000)"#),
-            Malformed("rrule.ics", head + [start, "RRULE:FREQ=SOMETIMES;BYDAY=MO", "SUMMARY:Standup"] + tail, line: 7,
-                      #"RRULE: cannot read "FREQ=SOMETIMES;BYDAY=MO""#),
-            Malformed("rrule-byday.ics", head + [start, "RRULE:FREQ=WEEKLY;BYDAY=XX", "SUMMARY:Standup"] + tail, line: 7,
-                      #"RRULE: cannot read "FREQ=WEEKLY;BYDAY=XX""#),
-            Malformed("tzid.ics", head + ["DTSTART;TZID=Mars/Olympus_Mons:20261123T093000", "SUMMARY:Standup"] + tail, line: 6,
-                      #"unknown TZID "Mars/Olympus_Mons": not a tzdata or Windows zone name, and the file has no VTIMEZONE for it"#),
             Malformed("truncated.ics", head + [start, "SUMMARY:Stand"], line: 7,
                       "the file ends inside VEVENT begun on line 4; is it cut off?"),
-            // "Café" in Latin-1: é is the single byte 233, at offset 149.
-            Malformed("latin1.ics", Array(ICS.lines(head + [start]).utf8) + Array("SUMMARY:Caf".utf8) + [0xE9, 0x0D, 0x0A]
-                          + Array(ICS.lines(tail).utf8), line: 7,
-                      "the text is not UTF-8 (byte 233 at offset 149)"),
+            Malformed("truncated-line.ics", Array(ICS.lines(head + [start]).utf8) + Array("SUMMARY:Sta".utf8), line: 7,
+                      "the file ends inside VEVENT begun on line 4; is it cut off?"),
         ]
     }
 
@@ -377,11 +509,11 @@ import Testing
         #expect(folder.stdout == "[]\n")
 
         // A bad file inside a folder is named by its own path.
-        try t.write(ICS.lines(Malformed.head + ["DTSTART:20261323T093000"] + Malformed.tail), to: "home/lectures.ics/bad.ics")
+        try t.write(ICS.lines(Malformed.head + ["DTSTART:20261323T093000"]), to: "home/lectures.ics/bad.ics")
         let inside = try t.run(["calendar", "list", "lectures", "--rules", t.path("rules.yaml")] + day)
         #expect(inside.status == 78)
         #expect(inside.stderr == failure(
-            #"\#(t.path("home/lectures.ics/bad.ics")):6: DTSTART: "20261323T093000" is not a date (20261123) or date-time (20261123T093000)"#))
+            #"\#(t.path("home/lectures.ics/bad.ics")):6: the file ends inside VEVENT begun on line 4; is it cut off?"#))
     }
 
     @Test func rulesCheckNamesAMissingCalendarAndAcceptsAnEmptyOne() throws {

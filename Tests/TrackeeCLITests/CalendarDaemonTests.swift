@@ -128,8 +128,9 @@ import Testing
         let run = try t.launch(["run"])
         defer { run.stop() }
         #expect(daemon.eventually(20) { daemon.firingCount(t) == 1 })
-        try Self.calendar(start: t0).replacingOccurrences(of: "DTSTART:", with: "DTSTART:2026-13-").write(
-            toFile: path, atomically: true, encoding: .utf8)
+        // Cut off inside the series, as a file being written is.
+        let whole = Self.calendar(start: t0)
+        try String(whole[..<whole.range(of: "END:VEVENT")!.lowerBound]).write(toFile: path, atomically: true, encoding: .utf8)
         // The series fires on from its last good contents, and the other
         // calendar's event fires in between.
         #expect(daemon.eventually(45) { daemon.firingCount(t) == 9 })
@@ -138,9 +139,60 @@ import Testing
         #expect(r.status == 0)
         let errors = r.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors == [
-            #"trackee run: error: calendar "pulse": \#(path):6: DTSTART: "2026-13-\#(Self.ical(t0))" is not a date (20261123) or date-time (20261123T093000); its last good contents stay in force"#,
+            #"trackee run: error: calendar "pulse": \#(path):9: the file ends inside VEVENT begun on line 4; is it cut off?; its last good contents stay in force"#,
         ])
         let rules = try daemon.rows(t, "SELECT rule FROM rule_firing ORDER BY occurred").map { $0[0] as String }
         #expect(rules == ["pulse", "pulse", "pulse", "pulse", "pulse", "other", "pulse", "pulse", "pulse"])
+    }
+
+    /// A calendar with something read past loads; its warning is logged
+    /// when it is first read and again once for each change of the file,
+    /// not when the rules are reloaded for another reason.
+    @Test func aCalendarsWarningsAreLoggedOncePerChangeOfTheFile() throws {
+        let t = try daemon.sandbox(rules: """
+            calendars:
+              work: work.ics
+            rules:
+              - id: meetings
+                when: {calendar: work}
+                do: [{start: {project: Meetings}}]
+            """)
+        let path = t.path("config/trackee/work.ics")
+        let text = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r
+            UID:review@trackee.test\r
+            DTSTART:20300107T090000Z\r
+            SUMMARY:Review\r
+            SUMMARY=lost fold\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try t.launch(["run"])
+        defer { run.stop() }
+        let count = { (needle: String) in run.stderrSoFar.components(separatedBy: needle).count - 1 }
+        #expect(daemon.eventually(20) { count("loaded 1 rule") == 1 })
+        // A rule file changes: everything is read again, the warning is not logged again.
+        try (t.path("config/trackee/rules.yaml")).appendingLine("# touched")
+        #expect(daemon.eventually(20) { count("loaded 1 rule") == 2 })
+        // The calendar file changes: its warning is logged once more.
+        try (text + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(daemon.eventually(20) { count("deadlines re-armed") == 1 })
+        run.signal(SIGTERM)
+        let r = try run.wait()
+        #expect(r.status == 0)
+        let warning = #"trackee run: warning: calendar "work": \#(path):6: SUMMARY: expected ":" before the value; skipped the property"#
+        #expect(r.stderr.split(separator: "\n").filter { $0.contains("warning:") } == [Substring(warning), Substring(warning)])
+        #expect(!r.stderr.contains("error:"))
+    }
+}
+
+private extension String {
+    /// Appends `line` to the file at this path.
+    func appendingLine(_ line: String) throws {
+        let old = try String(contentsOfFile: self, encoding: .utf8)
+        try (old + "\n" + line + "\n").write(toFile: self, atomically: true, encoding: .utf8)
     }
 }

@@ -17,21 +17,45 @@ import TrackeeCore
         c.occurrences(from: instant(from), to: instant(to)).map { berlin.iso8601($0.start) }
     }
 
-    /// issue_61_time_zone_error.ics
-    @Test func aContinuationLineWithoutItsSpaceIsRefusedWithItsLine() {
-        #expect(throws: CalendarError(file: "x.ics", line: 6, message:
-            #"L: expected ":" before the value (is a folded line missing its leading space?)"#)) {
-            try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART;VALUE=DATE:20211215",
-                       "ORGANIZER:X-CONFLUENCE-USER-KEY=8a4a;CN=Danie", "l Latham;CUTYPE=INDIVIDUAL:mailto:dlatham@apple.com",
-                       "END:VEVENT", "END:VCALENDAR", ""])
-        }
+    /// issue_61_time_zone_error.ics: read past, as the package does, with a
+    /// warning; the event loads.
+    @Test func aContinuationLineWithoutItsSpaceIsSkippedWithAWarningAtItsLine() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART;VALUE=DATE:20211215",
+                           "ORGANIZER:X-CONFLUENCE-USER-KEY=8a4a;CN=Danie", "l Latham;CUTYPE=INDIVIDUAL:mailto:dlatham@apple.com",
+                           "END:VEVENT", "END:VCALENDAR", ""])
+        #expect(c.warnings.map(\.description) == [#"x.ics:6: L: expected ":" before the value; skipped the property"#])
+        #expect(starts(c, "2021-12-01T00:00:00Z", "2022-01-01T00:00:00Z") == ["2021-12-15T00:00:00+01:00"])
     }
 
-    /// issue_201_test_matrix.ics
-    @Test func anEndThatClosesNothingOpenIsRefused() {
-        #expect(throws: CalendarError(file: "x.ics", line: 4, message: "END:VTOOD does not close BEGIN:VTODO on line 2")) {
-            try parse(["BEGIN:VCALENDAR", "BEGIN:VTODO", "DTSTART:20000101T000000Z", "END:VTOOD", "END:VCALENDAR", ""])
-        }
+    /// issue_201_test_matrix.ics: the misspelled END is taken as the END of
+    /// the component open, as the package reads it.
+    @Test func anEndThatClosesNothingOpenIsTakenAsTheEndOfTheInnermostComponent() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VTODO", "DTSTART:20000101T000000Z", "END:VTOOD",
+                           "BEGIN:VEVENT", "UID:e", "DTSTART:20000102T000000Z", "END:VEVENT", "END:VCALENDAR", ""])
+        #expect(c.warnings.map(\.description) == ["x.ics:4: END:VTOOD does not close BEGIN:VTODO on line 2; taken as its END"])
+        #expect(starts(c, "2000-01-01T00:00:00Z", "2000-02-01T00:00:00Z") == ["2000-01-02T01:00:00+01:00"])
+    }
+
+    /// issue_201_test_matrix.ics: a floating DTSTART with a UTC DTEND starts
+    /// at local wall time (the package reads it as UTC).
+    @Test func aFloatingStartWithAUTCEndStartsAtLocalWallTime() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:f", "DTSTART:20000101T000000",
+                           "DTEND:20000103T020000Z", "END:VEVENT", "END:VCALENDAR", ""])
+        let all = c.occurrences(from: instant("1999-12-01T00:00:00Z"), to: instant("2000-02-01T00:00:00Z"))
+        #expect(all.map { "\(berlin.iso8601($0.start))/\(berlin.iso8601($0.end))" }
+            == ["2000-01-01T00:00:00+01:00/2000-01-03T03:00:00+01:00"])
+    }
+
+    /// bad_rrule_missing_until_event.ics: the package refuses the calendar;
+    /// trackee skips the event whose rule it cannot read and keeps the rest.
+    @Test func anEventWithAnUnreadableRuleIsSkippedAndTheRestRead() throws {
+        let c = try parse(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:blabla", "DTSTART;TZID=Europe/London:20190801T140000",
+                           "RRULE:FREQ=WEEKLY;UNTL=20191023;BYDAY=TH;WKST=SU", "END:VEVENT",
+                           "BEGIN:VEVENT", "UID:other", "DTSTART;TZID=Europe/London:20190802T140000", "END:VEVENT",
+                           "END:VCALENDAR", ""])
+        #expect(c.warnings.map(\.description)
+            == [#"x.ics:5: RRULE: cannot read "FREQ=WEEKLY;UNTL=20191023;BYDAY=TH;WKST=SU"; skipped the event"#])
+        #expect(starts(c, "2019-07-01T00:00:00Z", "2019-12-01T00:00:00Z") == ["2019-08-02T15:00:00+02:00"])
     }
 
     /// issue_201_mixed_datetime_and_date.ics

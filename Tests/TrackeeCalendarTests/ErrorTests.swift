@@ -4,8 +4,10 @@ import TrackeeCore
 
 @testable import TrackeeCalendar
 
-// A calendar that cannot be read is an error naming the file and the line
-// (0 for the file as a whole); nothing partial is returned.
+// A calendar that cannot be read at all is an error naming the file and
+// the line (0 for the file as a whole); nothing partial is returned. What
+// can be read past (the files under Calendars/invalid/ but the cut-off one)
+// loads, with a warning naming the file and line.
 
 @Suite("Errors")
 struct ErrorTests {
@@ -13,33 +15,36 @@ struct ErrorTests {
         try EventCalendar.load(name: "test", path: calendarPath(name), zone: prague)
     }
 
-    @Test func aContinuationLineWithoutItsLeadingSpaceIsAnErrorAtThatLine() {
-        #expect(throws: CalendarError(
-            file: calendarPath("invalid/bad-folding.ics"), line: 9,
-            message: "MARKETING: expected \":\" before the value (is a folded line missing its leading space?)"
-        )) { try load("invalid/bad-folding.ics") }
+    private func warnings(_ c: EventCalendar) -> [String] { c.warnings.map(\.description) }
+
+    @Test func aContinuationLineWithoutItsLeadingSpaceIsSkippedWithAWarningAtThatLine() throws {
+        let c = try load("invalid/bad-folding.ics")
+        #expect(warnings(c) == [calendarPath("invalid/bad-folding.ics") + #":9: MARKETING: expected ":" before the value; skipped the property"#])
+        let found = c.occurrences("2026-11-23T00:00:00+01:00", "2026-11-24T00:00:00+01:00")
+        #expect(found.map(\.summary) == ["Quarterly review with the product team and the people from"])
+        #expect(starts(found) == ["2026-11-23T09:30:00+01:00"])
     }
 
-    @Test func aDateThatDoesNotExistIsAnError() {
-        #expect(throws: CalendarError(
-            file: calendarPath("invalid/bad-date.ics"), line: 7,
-            message: "DTSTART: \"20261345T100000\" is not a date (20261123) or date-time (20261123T093000)"
-        )) { try load("invalid/bad-date.ics") }
+    @Test func aDateThatDoesNotExistSkipsItsEvent() throws {
+        let c = try load("invalid/bad-date.ics")
+        #expect(warnings(c) == [calendarPath("invalid/bad-date.ics")
+            + #":7: DTSTART: "20261345T100000" is not a date (20261123) or date-time (20261123T093000); skipped the event"#])
+        #expect(c.eventCount == 0)
     }
 
-    @Test func anRRuleThatDoesNotParseIsAnError() {
-        #expect(throws: CalendarError(
-            file: calendarPath("invalid/bad-rrule.ics"), line: 8,
-            message: "RRULE: cannot read \"FREQ=FORTNIGHTLY;BYDAY=MO\""
-        )) { try load("invalid/bad-rrule.ics") }
+    @Test func anRRuleThatDoesNotParseSkipsItsEvent() throws {
+        let c = try load("invalid/bad-rrule.ics")
+        #expect(warnings(c) == [calendarPath("invalid/bad-rrule.ics") + #":8: RRULE: cannot read "FREQ=FORTNIGHTLY;BYDAY=MO"; skipped the event"#])
+        #expect(c.eventCount == 0)
     }
 
-    @Test func anUnknownTZIDWithoutVTimezoneIsAnError() {
-        // recurring-ical-events reads such a time as floating; trackee refuses to guess.
-        #expect(throws: CalendarError(
-            file: calendarPath("invalid/unknown-tzid.ics"), line: 7,
-            message: "unknown TZID \"Head Office Time\": not a tzdata or Windows zone name, and the file has no VTIMEZONE for it"
-        )) { try load("invalid/unknown-tzid.ics") }
+    @Test func anUnknownTZIDWithoutVTimezoneIsReadAsFloatingTimeWithOneWarning() throws {
+        // As recurring-ical-events reads it; the warning is given once, at its first use.
+        let c = try load("invalid/unknown-tzid.ics")
+        #expect(warnings(c) == [calendarPath("invalid/unknown-tzid.ics")
+            + #":7: DTSTART: unknown TZID "Head Office Time" (not a tzdata, Windows or Outlook name, and no usable VTIMEZONE in the file); read as floating time in the local zone"#])
+        #expect(spans(c.occurrences("2026-11-23T00:00:00+01:00", "2026-11-24T00:00:00+01:00"))
+            == ["2026-11-23T09:30:00+01:00/2026-11-23T10:00:00+01:00"])
     }
 
     @Test func aFileCutOffInsideAnEventIsAnErrorAtItsLastLine() {
@@ -49,18 +54,17 @@ struct ErrorTests {
         )) { try load("invalid/truncated.ics") }
     }
 
-    @Test func bytesThatAreNotUTF8AreAnErrorAtTheirLine() {
+    @Test func bytesThatAreNotUTF8AreReadAsReplacementCharactersWithAWarningAtTheirLine() throws {
         // Latin-1 "ü" (0xFC) in the SUMMARY on line 8, a CRLF file.
-        #expect(throws: CalendarError(
-            file: calendarPath("invalid/not-utf8.ics"), line: 8,
-            message: "the text is not UTF-8 (byte 252 at offset 192)"
-        )) { try load("invalid/not-utf8.ics") }
+        let c = try load("invalid/not-utf8.ics")
+        #expect(warnings(c) == [calendarPath("invalid/not-utf8.ics") + ":8: the text is not UTF-8 (byte 252 at offset 192); read such bytes as U+FFFD"])
+        #expect(c.occurrences("2026-11-23T00:00:00+01:00", "2026-11-24T00:00:00+01:00").map(\.summary) == ["Besprechung in Z\u{FFFD}rich"])
     }
 
-    @Test func anEventWithoutDTStartIsAnErrorAtItsBegin() {
-        #expect(throws: CalendarError(
-            file: calendarPath("invalid/no-dtstart.ics"), line: 10, message: "VEVENT has no DTSTART"
-        )) { try load("invalid/no-dtstart.ics") }
+    @Test func anEventWithoutDTStartIsSkippedAndTheOtherLoads() throws {
+        let c = try load("invalid/no-dtstart.ics")
+        #expect(warnings(c) == [calendarPath("invalid/no-dtstart.ics") + ":10: VEVENT has no DTSTART; skipped the event"])
+        #expect(c.occurrences("2026-11-23T00:00:00+01:00", "2026-11-25T00:00:00+01:00").map(\.uid) == ["has-start@trackee.test"])
     }
 
     @Test func aMissingFileIsAnErrorAtLineZero() {

@@ -148,17 +148,33 @@ import TrackeeCore
         #expect(again.memos[path] == nil)
     }
 
-    @Test func anErrorInAChangedEventIsReportedAsAFirstReadReportsIt() throws {
+    @Test func aSkippedEventInAChangedFileWarnsAsAFirstReadWarns() throws {
         try withFile(Self.original) { path in
             let first = try load(path)
+            #expect(first.warnings == [])
             try write(Self.original.replacingOccurrences(of: "20261126T170000", with: "20261326T170000"), to: path)
-            var again: CalendarError?
-            var fresh: CalendarError?
-            do { _ = try load(path, rereading: first) } catch let error as CalendarError { again = error }
-            do { _ = try EventCalendar.load(name: "work", path: path, zone: prague) } catch let error as CalendarError { fresh = error }
-            #expect(fresh != nil)
-            #expect(again == fresh)
-            #expect(again?.line == 14)
+            let again = try load(path, rereading: first)
+            let fresh = try EventCalendar.load(name: "work", path: path, zone: prague)
+            #expect(again.warnings.map(\.description) == [
+                path + #":14: DTEND: "20261326T170000" is not a date (20261123) or date-time (20261123T093000); skipped the event"#,
+            ])
+            #expect(again.warnings == fresh.warnings)
+            #expect(lines(again) == lines(fresh))
+            #expect(!lines(again).contains { $0.hasSuffix("Client workshop") })
+            // A file read past keeps no memo, so the next read gives its warnings again.
+            #expect(again.memos[path] == nil)
+        }
+    }
+
+    @Test func aFileWithWarningsReadAgainAfterAnEditGivesTheSameWarnings() throws {
+        let odd = Self.original.replacingOccurrences(of: "VERSION:2.0\n", with: "VERSION:2.0\nX-LOST=fold\n")
+        try withFile(odd) { path in
+            let first = try load(path)
+            #expect(first.warnings.map(\.description) == [path + #":3: X-LOST: expected ":" before the value; skipped the property"#])
+            try write(odd.replacingOccurrences(of: "Standup\n", with: "Daily\n"), to: path)
+            let again = try load(path, rereading: first)
+            #expect(again.warnings == first.warnings)
+            #expect(lines(again).filter { $0.hasSuffix(" Daily") }.count == 43)
         }
     }
 
