@@ -20,7 +20,8 @@ import TrackeeCore
 /// must be present and right. Other sentences are not even checked.
 struct NMEAEpochs {
     /// What went wrong with an epoch's position; kept as a small value and
-    /// written out only if no sentence of the epoch gives a position.
+    /// written out only if no sentence of the epoch gives a position, or
+    /// if one said the receiver simulates or dead reckons.
     enum Problem {
         case rmcVoid
         case rmcStatus(UInt8)
