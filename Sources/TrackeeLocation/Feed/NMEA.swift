@@ -312,10 +312,13 @@ struct NMEAEpochs {
         }
     }
 
-    /// Marks the epoch as giving no fix whatever its other sentences say;
-    /// a simulator outranks dead reckoning.
+    /// Marks the epoch as giving no fix whatever its other sentences say.
+    /// The first sentence that said so is the one reported, unless a later
+    /// one says simulator where it said dead reckoning.
     private func refuse(_ problem: Problem, _ epoch: inout Epoch) {
-        if epoch.refused, case .simulator = epoch.problem { return }
+        if epoch.refused {
+            guard case .simulator = problem, case .deadReckoning = epoch.problem else { return }
+        }
         epoch.problem = problem
         epoch.refused = true
     }
