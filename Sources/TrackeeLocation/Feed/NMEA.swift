@@ -20,7 +20,8 @@ import TrackeeCore
 /// must be present and right. Other sentences are not even checked.
 struct NMEAEpochs {
     /// What went wrong with an epoch's position; kept as a small value and
-    /// written out only if no sentence of the epoch gives a position.
+    /// written out only if no sentence of the epoch gives a position, or
+    /// if one said the receiver simulates or dead reckons.
     enum Problem {
         case rmcVoid
         case rmcStatus(UInt8)
@@ -311,10 +312,13 @@ struct NMEAEpochs {
         }
     }
 
-    /// Marks the epoch as giving no fix whatever its other sentences say;
-    /// a simulator outranks dead reckoning.
+    /// Marks the epoch as giving no fix whatever its other sentences say.
+    /// The first sentence that said so is the one reported, unless a later
+    /// one says simulator where it said dead reckoning.
     private func refuse(_ problem: Problem, _ epoch: inout Epoch) {
-        if epoch.refused, case .simulator = epoch.problem { return }
+        if epoch.refused {
+            guard case .simulator = problem, case .deadReckoning = epoch.problem else { return }
+        }
         epoch.problem = problem
         epoch.refused = true
     }
