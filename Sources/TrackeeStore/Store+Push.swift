@@ -140,6 +140,17 @@ extension Store {
         }
     }
 
+    /// Takes back ``markCreateSent(_:_:)`` for a create that certainly did
+    /// not reach the service (held back by its quota): the target holds
+    /// nothing of the entry.
+    public func unmarkCreateSent(_ item: OutboxItem) throws {
+        try write { db in
+            try db.execute(sql: """
+                DELETE FROM remote_entry WHERE target = ? AND entry_id = ? AND remote_id IS NULL
+                """, arguments: [item.target, item.entryID])
+        }
+    }
+
     /// The service confirmed `item`: a put now lives there as `remoteID`
     /// with `sent` as its contents, a delete is gone from there. The item
     /// leaves the queue unless a newer change replaced it meanwhile.

@@ -119,9 +119,9 @@ public struct Pusher {
         let backoff = try store.targetBackoff(target.name)
         if let retryAt = backoff.retryAt, retryAt > clock() {
             // Offline, asked to wait, or out of quota: nothing goes out before then.
-            if backoff.quota, let quota {
-                let limit = quota.limits[.workspace] ?? 0
-                report.stopped = .quota(QuotaWait(service: quota.service, until: retryAt, left: 0, limit: limit))
+            if backoff.quota {
+                report.stopped = .quota(QuotaWait(service: quota?.service ?? "the service", until: retryAt, left: 0,
+                                                  limit: quota?.limits[.workspace] ?? 0))
             } else {
                 report.stopped = .unavailable(backoff.message ?? "waiting", retryAt: retryAt)
             }
@@ -190,8 +190,7 @@ public struct Pusher {
                     // The local side was kept over an entry the service
                     // no longer has: it is created anew, as any create.
                     try record { try store.forgetRemoteID(item) }
-                    try record { try store.markCreateSent(item, sent) }
-                    let id = try service.create(pushed)
+                    let id = try create(item, pushed, sent)
                     try record { try store.confirmPush(item, remoteID: id, sent: sent, at: now) }
                     report.pushed += 1
                     return
@@ -207,8 +206,7 @@ public struct Pusher {
                 report.adopted += 1
                 return
             }
-            try record { try store.markCreateSent(item, sent) }
-            let id = try service.create(pushed)
+            let id = try create(item, pushed, sent)
             try record { try store.confirmPush(item, remoteID: id, sent: sent, at: now) }
             report.pushed += 1
         case .delete:
@@ -225,6 +223,20 @@ public struct Pusher {
             }
             try record { try store.confirmPush(item, remoteID: nil, sent: nil, at: now) }
             report.pushed += 1
+        }
+    }
+
+    /// Creates `pushed`, noted as sent first. A quota that holds it back
+    /// (trackee's own count, or Toggl's 402) means it did not reach the
+    /// service: the note is taken back, so the next push creates it without
+    /// looking for it first (a look-up costs a request of the quota).
+    private func create(_ item: OutboxItem, _ pushed: PushedEntry, _ sent: SentEntry) throws(ServiceFailure) -> String {
+        do { try store.markCreateSent(item, sent) } catch { throw .transient("the store: \(error)") }
+        do {
+            return try service.create(pushed)
+        } catch .quota(let wait) {
+            do { try store.unmarkCreateSent(item) } catch { throw .transient("the store: \(error)") }
+            throw .quota(wait)
         }
     }
 

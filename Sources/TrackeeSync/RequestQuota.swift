@@ -88,8 +88,8 @@ public final class RequestQuota {
         let until: Instant
         if let resetsIn {
             until = now + Int64(max(1, resetsIn))
-        } else if prune(scope, now) > 0 {
-            until = max(now + 1, freeAt(scope, limit: 1, now: now))
+        } else if prune(scope, now) > 0, let oldest = sent[scope]?.first {
+            until = max(now + 1, Instant(seconds: oldest.at + Self.hour))
         } else {
             until = now + Self.hour
         }

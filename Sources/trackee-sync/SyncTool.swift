@@ -82,7 +82,10 @@ enum SyncTool {
                 let quota = try quota(t, store: store, clock: clock)
                 let service = try service(t, quota: quota)
                 if let kept = try store.serviceIDs(target: t.name, key: idsKey(t)) { service.remember(keptIDs: kept) }
-                let pusher = Pusher(store: store, target: target, service: service, clock: clock, quota: quota)
+                // A pinned clock (TRACKEE_NOW) never moves: waiting in the push for
+                // it would never end, so a wait stops the push instead.
+                let pusher = Pusher(store: store, target: target, service: service, clock: clock,
+                                    longestWait: spec.now == nil ? 60 : 0, quota: quota)
                 let report = try pusher.push { done, total in
                     if terminal && total > 0 { progress("\(t.name): pushed \(done)/\(total)") }
                 }

@@ -163,11 +163,12 @@ extension Trackee {
                         var line = "\(s.target) (\(s.service)): \(s.queued) queued, \(s.failed) failed, \(s.conflicts) in conflict, "
                             + "\(s.pushed) held there"
                         line += s.lastSuccess.map { "; last success \(session.zone.iso8601($0))" } ?? "; never pushed"
-                        if let quota = quotas[s.target] {
-                            line += "; " + quota.sentence
-                        }
                         if let error = s.lastError, let at = s.lastErrorAt, !s.waitingForQuota {
                             line += "; last error \(session.zone.iso8601(at)): \(error)"
+                        }
+                        // Said once the hour has seen requests: an unused quota is no news.
+                        if let quota = quotas[s.target], quota.inUse {
+                            line += "; " + quota.sentence
                         }
                         session.out.line(line)
                         for item in aside[s.target] ?? [] {

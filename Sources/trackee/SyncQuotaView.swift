@@ -32,6 +32,9 @@ extension Trackee.Sync {
 
         enum CodingKeys: String, CodingKey { case requests_per_hour, left, user_left, waiting_until }
 
+        /// Requests were sent in the last hour, or the quota holds the target back.
+        var inUse: Bool { left < requests_per_hour || until != nil || (user_left ?? 30) < 30 }
+
         /// `waiting for Toggl Track's hourly quota until 14:32; 0 of 30 requests left`.
         var sentence: String {
             var text = "\(left) of \(requests_per_hour) requests left this hour"

@@ -342,3 +342,53 @@ extension PusherTests {
         #expect(try summary().failed == 0)
     }
 }
+
+extension PusherTests {
+    @Test func aQuotaStopsThePushSetsNothingAsideAndTheTargetWaitsUntilItAllowsMore() throws {
+        for h in 0..<5 { try add("task \(h)", hour: Int64(h)) }
+        let now = day + 86_400
+        service.failures["create"] = [.rateLimited(retryAfter: nil), .quota(QuotaWait(service: "Clockify", until: now + 1800, left: 0, limit: 30))]
+        // The 429 is waited out in the push (a second); the quota's half hour is not.
+        let sleeps = SleepLog()
+        let report = try pusher(at: now, sleeps: sleeps).push()
+        #expect(sleeps.seconds == [1])
+        #expect([report.pushed, report.failed, report.conflicts, report.queued] as [Int] == [0, 0, 0, 5])
+        #expect(report.stopped == .quota(QuotaWait(service: "Clockify", until: now + 1800, left: 0, limit: 30)))
+        let summary = try summary()
+        #expect([summary.queued, summary.failed, summary.conflicts] as [Int] == [5, 0, 0])
+        #expect(summary.retryAt == now + 1800)
+        #expect(summary.waitingForQuota)
+        // A quota is no failure: the backoff of an unreachable service does not grow.
+        #expect(try store.targetBackoff("work").failures == 0)
+        // Before then nothing goes out.
+        let calls = service.calls.count
+        let early = try pusher(at: now + 1799).push()
+        #expect(early.stopped == .quota(QuotaWait(service: "the service", until: now + 1800, left: 0, limit: 0)))
+        #expect(service.calls.count == calls)
+        let later = try pusher(at: now + 1800).push()
+        #expect([later.pushed, later.queued] as [Int] == [5, 0])
+        #expect(later.stopped == nil)
+        #expect(service.held.count == 5)
+        #expect(try self.summary().waitingForQuota == false)
+    }
+
+    @Test func aShortQuotaWaitIsSleptThroughInThePush() throws {
+        try add("task", hour: 0)
+        let now = day + 86_400
+        service.failures["create"] = [.quota(QuotaWait(service: "Clockify", until: now + 40, left: 0, limit: 30))]
+        let sleeps = SleepLog()
+        let report = try pusher(at: now, sleeps: sleeps).push()
+        #expect(sleeps.seconds == [40])
+        #expect([report.pushed, report.queued] as [Int] == [1, 0])
+    }
+
+    @Test func updatesOfOnePushAreCheckedWithOneListing() throws {
+        let ids = try (0..<4).map { try add("task \($0)", hour: Int64($0)) }
+        _ = try pusher(at: day + 86_400).push()
+        for id in ids { _ = try store.edit(id, EntryChanges(description: "edited \(id)"), now: day + 86_400 + 60) }
+        service.calls = []
+        let report = try pusher(at: day + 86_400 + 120).push()
+        #expect([report.pushed, report.conflicts] as [Int] == [4, 0])
+        #expect(service.calls == ["entries", "update", "update", "update", "update"])
+    }
+}
