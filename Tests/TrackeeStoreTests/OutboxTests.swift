@@ -136,6 +136,8 @@ extension OutboxTests {
         #expect(try store.quotaUse(target: "work", since: nine) == [.user: 1])
         try store.recordQuotaWait(target: "work", until: nine + 7200, message: "quota", at: nine)
         #expect(try store.outboxSummaries()[0].waitingForQuota)
+        // The daemon's next drain waits for the quota as for a backoff.
+        #expect(try store.nextPushDue() == nine + 7200)
         #expect(try store.targetBackoff("work").failures == 3)
         #expect(try store.serviceIDs(target: "work", key: "toggl  W") == nil)
         try store.keepServiceIDs(target: "work", key: "toggl  W", "{}")
