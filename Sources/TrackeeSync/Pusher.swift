@@ -146,6 +146,10 @@ public struct Pusher {
                     // Ids kept from an earlier run may be stale (a project
                     // deleted there): once more, looked up anew.
                     retried = true
+                } catch .unauthorized where !retried && service.forgetKeptIDs() {
+                    // So may the workspace's, after a token of another
+                    // account: a 403 there is no verdict on the token yet.
+                    retried = true
                 } catch {
                     if try settle(item, error, &report) {
                         report.queued = try store.queuedPushes(target: target.name).count

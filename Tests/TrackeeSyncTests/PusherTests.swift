@@ -16,6 +16,16 @@ final class MemoryService: TimeService {
     /// answer lost on the way back).
     var loseNextCreateAnswer = false
     var calls: [String] = []
+    /// Ids kept from an earlier run are in use: the first `forgetKeptIDs`
+    /// forgets them.
+    var keptIDsInUse = false
+
+    func forgetKeptIDs() -> Bool {
+        guard keptIDsInUse else { return false }
+        keptIDsInUse = false
+        calls.append("forget")
+        return true
+    }
 
     func take(_ operation: String) throws(ServiceFailure) {
         calls.append(operation)
@@ -390,5 +400,33 @@ extension PusherTests {
         let report = try pusher(at: day + 86_400 + 120).push()
         #expect([report.pushed, report.conflicts] as [Int] == [4, 0])
         #expect(service.calls == ["entries", "update", "update", "update", "update"])
+    }
+}
+
+extension PusherTests {
+    @Test func aRefusalWhileKeptIdsAreInUseIsTriedOnceMoreWithIdsLookedUpAnew() throws {
+        try add("stale project", hour: 0)
+        try add("next", hour: 1)
+        service.keptIDsInUse = true
+        service.failures["create"] = [.rejected(status: 400, message: "project not found")]
+        let first = try pusher(at: day + 86_400).push()
+        #expect(service.calls == ["create", "forget", "create", "create"])
+        #expect([first.pushed, first.failed, first.queued] as [Int] == [2, 0, 0])
+        // A 403 with a workspace id of another account's.
+        try add("stale workspace", hour: 2)
+        service.keptIDsInUse = true
+        service.calls = []
+        service.failures["create"] = [.unauthorized("HTTP 403")]
+        let second = try pusher(at: day + 86_400).push()
+        #expect(service.calls == ["create", "forget", "create"])
+        #expect(second.pushed == 1)
+        #expect(second.stopped == nil)
+        // Ids looked up this run are no excuse: the refusal stands.
+        try add("refused", hour: 3)
+        service.calls = []
+        service.failures["create"] = [.rejected(status: 400, message: "too long")]
+        let third = try pusher(at: day + 86_400).push()
+        #expect(service.calls == ["create"])
+        #expect([third.pushed, third.failed] as [Int] == [0, 1])
     }
 }
