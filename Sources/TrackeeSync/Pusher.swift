@@ -159,6 +159,12 @@ public struct Pusher {
                 }
             }
             done += 1
+            // Kept as the push goes too, so a run killed midway still
+            // counts for the next: after every change on a small quota,
+            // every hundred on a large one.
+            if let quota, (quota.limits[.workspace] ?? 0) <= 1000 || done % 100 == 0 {
+                try store.keepQuotaRequests(target: target.name, quota.requests)
+            }
             progress(done, due.count)
         }
         try store.recordSyncError(target: target.name, message: nil, at: clock())

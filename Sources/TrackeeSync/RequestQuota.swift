@@ -32,6 +32,8 @@ public final class RequestQuota {
     let clock: () -> Instant
     /// Per scope, the seconds requests went out at and how many, oldest first.
     private var sent: [Scope: [(at: Int64, count: Int)]] = [:]
+    /// Per scope, the sum of `sent`'s counts.
+    private var total: [Scope: Int] = [:]
     /// Per scope, what the service last said: requests left, until when.
     private var told: [Scope: (left: Int, resets: Instant)] = [:]
 
@@ -47,6 +49,7 @@ public final class RequestQuota {
     }
 
     private func note(_ scope: Scope, at: Int64, count: Int) {
+        total[scope, default: 0] += count
         if let last = sent[scope]?.last, last.at == at {
             sent[scope]![sent[scope]!.count - 1].count += count
         } else {
@@ -119,19 +122,20 @@ public final class RequestQuota {
 
     /// Drops what is an hour old; returns what is left of the hour.
     private func prune(_ scope: Scope, _ now: Instant) -> Int {
-        guard var list = sent[scope] else { return 0 }
-        let start = list.firstIndex { $0.at > now.seconds - Self.hour } ?? list.count
-        if start > 0 {
+        guard var list = sent[scope], let first = list.first else { return 0 }
+        if first.at <= now.seconds - Self.hour {
+            let start = list.firstIndex { $0.at > now.seconds - Self.hour } ?? list.count
+            total[scope, default: 0] -= list[..<start].reduce(0) { $0 + $1.count }
             list.removeFirst(start)
             sent[scope] = list
         }
-        return list.reduce(0) { $0 + $1.count }
+        return total[scope] ?? 0
     }
 
     /// When the hour holds `limit - 1` requests or fewer again: the time
     /// enough of the oldest ones are an hour old.
     private func freeAt(_ scope: Scope, limit: Int, now: Instant) -> Instant {
-        var over = (sent[scope] ?? []).reduce(0) { $0 + $1.count } - limit + 1
+        var over = (total[scope] ?? 0) - limit + 1
         for r in sent[scope] ?? [] {
             over -= r.count
             if over <= 0 { return Instant(seconds: r.at + Self.hour) }

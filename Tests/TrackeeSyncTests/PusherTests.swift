@@ -27,7 +27,11 @@ final class MemoryService: TimeService {
         return true
     }
 
+    /// Counts every call as a request, as the real services do.
+    var quota: RequestQuota?
+
     func take(_ operation: String) throws(ServiceFailure) {
+        try quota?.take(.workspace)
         calls.append(operation)
         if var queued = failures[operation], !queued.isEmpty {
             let failure = queued.removeFirst()
@@ -428,5 +432,23 @@ extension PusherTests {
         let third = try pusher(at: day + 86_400).push()
         #expect(service.calls == ["create"])
         #expect([third.pushed, third.failed] as [Int] == [0, 1])
+    }
+}
+
+extension PusherTests {
+    @Test func theHoursRequestsAreKeptAsThePushGoesSoAKilledRunStillCounts() throws {
+        for h in 0..<3 { try add("task \(h)", hour: Int64(h)) }
+        let now = day + 86_400
+        let quota = RequestQuota(service: "Clockify", limits: [.workspace: 30], clock: { now })
+        service.quota = quota
+        var kept: [Int] = []
+        let pusher = Pusher(store: store, target: PushTarget(name: "work", projects: [:]), service: service, clock: { now },
+                            quota: quota)
+        let report = try pusher.push { done, _ in
+            if done > 0 { kept.append((try? self.store.quotaUse(target: "work", since: now - 3600)[.workspace]) ?? -1) }
+        }
+        #expect(report.pushed == 3)
+        #expect(kept == [1, 2, 3])
+        #expect(try store.quotaRequests(target: "work", since: now - 3600) == [QuotaRequests(scope: .workspace, at: now, count: 3)])
     }
 }
