@@ -159,10 +159,11 @@ public struct Pusher {
                 }
             }
             done += 1
-            // Kept as the push goes too, so a run killed midway still
-            // counts for the next: after every change on a small quota,
-            // every hundred on a large one.
-            if let quota, (quota.limits[.workspace] ?? 0) <= 1000 || done % 100 == 0 {
+            // On a small quota, kept after every change too, so a run
+            // killed midway still counts for the next (each write costs a
+            // commit: a large quota, where a lost count matters little,
+            // is kept when the push ends).
+            if let quota, (quota.limits[.workspace] ?? 0) <= 1000 {
                 try store.keepQuotaRequests(target: target.name, quota.requests)
             }
             progress(done, due.count)
