@@ -115,7 +115,7 @@ extension OutboxTests {
         // and a target offline until ten.
         do {
             let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v8-calendar-offset-keys")
+            try Schema.migrator.migrate(queue, upTo: "v9-fix-milliseconds")
             try queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO sync_target (name, service, since, cursor, retry_at, failures, last_error)
