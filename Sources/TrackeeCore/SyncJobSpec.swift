@@ -21,11 +21,14 @@ public struct SyncJobSpec: Codable, Sendable, Equatable {
         public var tokenEnv: String?
         public var projects: [String: String]
         public var createMissing: Bool
+        /// The hourly request quota pushes keep under (`requests_per_hour:`,
+        /// or the service's Free plan figure).
+        public var requestsPerHour: Int
         /// `config.yaml:12`, where the target is written, for errors.
         public var origin: String
 
         public init(name: String, service: String, workspace: String, url: String?, tokenFile: String?, tokenEnv: String?,
-                    projects: [String: String], createMissing: Bool, origin: String) {
+                    projects: [String: String], createMissing: Bool, requestsPerHour: Int, origin: String) {
             self.name = name
             self.service = service
             self.workspace = workspace
@@ -34,6 +37,7 @@ public struct SyncJobSpec: Codable, Sendable, Equatable {
             self.tokenEnv = tokenEnv
             self.projects = projects
             self.createMissing = createMissing
+            self.requestsPerHour = requestsPerHour
             self.origin = origin
         }
     }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 9
+    static let version = 10
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -263,6 +263,33 @@ enum Schema {
                 ALTER TABLE place_tracker ADD COLUMN candidate_ms INTEGER NOT NULL DEFAULT 0 CHECK (candidate_ms BETWEEN 0 AND 999);
                 ALTER TABLE place_tracker ADD COLUMN last_fix_ms INTEGER NOT NULL DEFAULT 0 CHECK (last_fix_ms BETWEEN 0 AND 999);
                 PRAGMA user_version = 9;
+                """)
+        }
+        migrator.registerMigration("v10-sync-quota") { db in
+            try db.execute(sql: """
+                -- Requests sent to a target's service, counted per second
+                -- and per quota (`workspace`, or Toggl's `user` for /me),
+                -- so that each run of trackee-sync keeps to the hourly
+                -- quota the runs before it used; rows older than an hour
+                -- are dropped when a push ends.
+                CREATE TABLE sync_request (
+                    target TEXT NOT NULL REFERENCES sync_target(name) ON DELETE CASCADE,
+                    scope TEXT NOT NULL CHECK (scope IN ('workspace', 'user')),
+                    at INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (target, scope, at)
+                );
+                -- Why `retry_at` holds the target back: NULL for an
+                -- unreachable service (backoff), 'quota' for its hourly
+                -- quota (no failure: nothing is counted against it).
+                ALTER TABLE sync_target ADD COLUMN waiting_for TEXT CHECK (waiting_for IN ('quota'));
+                -- What does not change at the service, looked up once: the
+                -- user's and workspace's ids, the projects and clients
+                -- (JSON, as trackee-sync writes it), valid while `ids_key`
+                -- (service, URL and workspace setting) is the same.
+                ALTER TABLE sync_target ADD COLUMN ids_key TEXT;
+                ALTER TABLE sync_target ADD COLUMN ids TEXT;
+                PRAGMA user_version = 10;
                 """)
         }
         return migrator

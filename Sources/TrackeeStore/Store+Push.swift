@@ -105,11 +105,13 @@ extension Store {
 
     /// A target's backoff: failures in a row to reach the service, and
     /// when it may be tried again (nil: now).
-    public func targetBackoff(_ target: String) throws -> (failures: Int, retryAt: Instant?, message: String?) {
+    /// `quota` says the wait is for the service's hourly quota.
+    public func targetBackoff(_ target: String) throws -> (failures: Int, retryAt: Instant?, message: String?, quota: Bool) {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT failures, retry_at, last_error FROM sync_target WHERE name = ?",
-                                       arguments: [target])
-            return (row?[0] ?? 0, (row?[1] as Int64?).map { Instant(seconds: $0) }, row?[2])
+            let row = try Row.fetchOne(db, sql: """
+                SELECT failures, retry_at, last_error, ifnull(waiting_for = 'quota', 0) FROM sync_target WHERE name = ?
+                """, arguments: [target])
+            return (row?[0] ?? 0, (row?[1] as Int64?).map { Instant(seconds: $0) }, row?[2], row?[3] ?? false)
         }
     }
 
@@ -118,7 +120,8 @@ extension Store {
     public func recordUnavailable(target: String, retryAt: Instant, message: String, at now: Instant) throws {
         try write { db in
             try db.execute(sql: """
-                UPDATE sync_target SET failures = failures + 1, retry_at = ?, last_error = ?, last_error_at = ? WHERE name = ?
+                UPDATE sync_target SET failures = failures + 1, retry_at = ?, waiting_for = NULL, last_error = ?,
+                    last_error_at = ? WHERE name = ?
                 """, arguments: [retryAt.seconds, message, now.seconds, target])
         }
     }
@@ -134,6 +137,17 @@ extension Store {
                 ON CONFLICT (target, entry_id) DO UPDATE SET create_sent = 1, sent_start = excluded.sent_start,
                     sent_end = excluded.sent_end, sent_description = excluded.sent_description
                 """, arguments: [item.target, item.entryID, sent.start.seconds, sent.end.seconds, sent.description])
+        }
+    }
+
+    /// Takes back ``markCreateSent(_:_:)`` for a create that certainly did
+    /// not reach the service (held back by its quota): the target holds
+    /// nothing of the entry.
+    public func unmarkCreateSent(_ item: OutboxItem) throws {
+        try write { db in
+            try db.execute(sql: """
+                DELETE FROM remote_entry WHERE target = ? AND entry_id = ? AND remote_id IS NULL
+                """, arguments: [item.target, item.entryID])
         }
     }
 
@@ -158,7 +172,9 @@ extension Store {
             }
             try db.execute(sql: "DELETE FROM outbox WHERE target = ? AND entry_id = ? AND seq = ?",
                            arguments: [item.target, item.entryID, item.seq])
-            try db.execute(sql: "UPDATE sync_target SET last_success = ?, failures = 0, retry_at = NULL WHERE name = ?",
+            try db.execute(sql: """
+                UPDATE sync_target SET last_success = ?, failures = 0, retry_at = NULL, waiting_for = NULL WHERE name = ?
+                """,
                            arguments: [now.seconds, item.target])
         }
     }

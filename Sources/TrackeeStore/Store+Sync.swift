@@ -28,6 +28,10 @@ public struct OutboxSummary: Sendable, Equatable {
     public var lastSuccess: Instant?
     public var lastError: String?
     public var lastErrorAt: Instant?
+    /// Nothing goes out before this (backoff, or the hourly quota).
+    public var retryAt: Instant?
+    /// `retryAt` is a wait for the service's hourly quota.
+    public var waitingForQuota = false
 }
 
 extension Store {
@@ -141,13 +145,14 @@ extension Store {
                        (SELECT count(*) FROM outbox o WHERE o.target = t.name AND o.state = 'failed'),
                        (SELECT count(*) FROM outbox o WHERE o.target = t.name AND o.state = 'conflict'),
                        (SELECT count(*) FROM remote_entry r WHERE r.target = t.name AND r.remote_id IS NOT NULL),
-                       t.last_success, t.last_error, t.last_error_at
+                       t.last_success, t.last_error, t.last_error_at, t.retry_at, ifnull(t.waiting_for = 'quota', 0)
                 FROM sync_target t ORDER BY t.name
                 """).map { row in
                 OutboxSummary(
                     target: row[0], service: row[1], queued: row[2], failed: row[3], conflicts: row[4], pushed: row[5],
                     lastSuccess: (row[6] as Int64?).map { Instant(seconds: $0) }, lastError: row[7],
-                    lastErrorAt: (row[8] as Int64?).map { Instant(seconds: $0) })
+                    lastErrorAt: (row[8] as Int64?).map { Instant(seconds: $0) },
+                    retryAt: (row[9] as Int64?).map { Instant(seconds: $0) }, waitingForQuota: row[10])
             }
         }
     }

@@ -23,14 +23,17 @@ public final class ClockifyService: TimeService {
 
     private var account: (identity: ServiceIdentity, userID: String)?
     private var catalogue = ProjectCatalog()
+    /// The account and catalog came from an earlier run (``KeptIDs``).
+    private var remembered = false
     private var tags: [ListedName]?
 
     /// `workspace` is the workspace's name (any case) or id, as the user
     /// wrote it in the settings; `timeout` is in seconds, per request.
     public init(baseURL: String = ClockifyService.defaultBaseURL, token: String, workspace: String,
-                createMissing: Bool, timeout: Double = 30, http: HTTPClient = HTTPClient()) {
+                createMissing: Bool, timeout: Double = 30, http: HTTPClient = HTTPClient(), quota: RequestQuota? = nil) {
         api = ServiceAPI(name: "Clockify", baseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL,
-                         authorization: ("X-Api-Key", token), token: token, timeout: timeout, http: http)
+                         authorization: ("X-Api-Key", token), token: token, timeout: timeout, http: http,
+                         quota: quota ?? RequestQuota(service: "Clockify", limits: [:], clock: SystemClock.now))
         self.workspace = workspace
         self.createMissing = createMissing
     }
@@ -77,6 +80,28 @@ public final class ClockifyService: TimeService {
         // Fresh, as creates: libcurl would resend a DELETE whose reused
         // connection died, and the repeat would answer 404 (a false conflict).
         _ = try api.call("DELETE", path, fresh: true, entry: true)
+    }
+
+    public var keptIDs: String? {
+        guard let account else { return nil }
+        return KeptIDs(identity: account.identity, userID: account.userID, projects: catalogue.projects,
+                       clients: catalogue.clients).text
+    }
+
+    public func remember(keptIDs text: String) {
+        guard let kept = KeptIDs(text: text), let userID = kept.userID else { return }
+        account = (kept.identity, userID)
+        catalogue = ProjectCatalog(projects: kept.projects, clients: kept.clients)
+        remembered = true
+    }
+
+    public func forgetKeptIDs() -> Bool {
+        guard remembered else { return false }
+        remembered = false
+        account = nil
+        catalogue = ProjectCatalog()
+        tags = nil
+        return true
     }
 
     // MARK: - Looking names up

@@ -40,6 +40,9 @@ public struct PushReport: Sendable, Equatable {
         /// The service could not be reached or asked to wait; the queue
         /// is tried again from `retryAt`.
         case unavailable(String, retryAt: Instant)
+        /// The service's hourly request quota is used up: the queue goes
+        /// out from `until.until` on, nothing set aside.
+        case quota(QuotaWait)
     }
 
     public init(target: String) { self.target = target }
@@ -60,6 +63,17 @@ public struct PushReport: Sendable, Equatable {
 /// an hour); 429 waits `Retry-After`; 401/403 stops the target; another
 /// 4xx sets that change aside as failed and goes on; a 404 on an update or
 /// a delete is a conflict.
+///
+/// Quotas: every request is counted against the target's hourly quota
+/// (``RequestQuota``) before it goes out. When the hour is used up, or the
+/// service says so (Toggl's 402), the push waits when the wait is short
+/// and otherwise stops, and the whole target waits until the quota allows
+/// more (`sync status` says until when). No entry is set aside for it.
+///
+/// Requests per push: before each update, the pusher must know the entry
+/// was not changed at the service; the updates of one push whose entries
+/// start within 31 days of each other are checked with one listing
+/// instead of one read each.
 public struct Pusher {
     let store: Store
     let target: PushTarget
@@ -69,15 +83,22 @@ public struct Pusher {
     /// leaves the rest for later.
     let longestWait: Int
     let sleep: (Int) -> Void
+    /// The requests counted against the quota, kept in the store when the
+    /// push ends; nil: not counted.
+    let quota: RequestQuota?
+    /// What the service held of the entries this push updates, listed once.
+    private let listed = ListedThere()
 
     public init(store: Store, target: PushTarget, service: TimeService, clock: @escaping () -> Instant,
-                longestWait: Int = 60, sleep: @escaping (Int) -> Void = { _ = Glibc.sleep(UInt32($0)) }) {
+                longestWait: Int = 60, sleep: @escaping (Int) -> Void = { _ = Glibc.sleep(UInt32($0)) },
+                quota: RequestQuota? = nil) {
         self.store = store
         self.target = target
         self.service = service
         self.clock = clock
         self.longestWait = longestWait
         self.sleep = sleep
+        self.quota = quota
     }
 
     /// The delay before attempt `attempts + 1` of a change that could not
@@ -90,24 +111,45 @@ public struct Pusher {
 
     /// Pushes what is due; `progress` hears (done, total) after each change.
     public func push(progress: (Int, Int) -> Void = { _, _ in }) throws -> PushReport {
+        defer {
+            // What this push sent counts for the next one, whatever happens.
+            if let quota { try? store.keepQuotaRequests(target: target.name, quota.requests) }
+        }
         var report = PushReport(target: target.name)
         let backoff = try store.targetBackoff(target.name)
         if let retryAt = backoff.retryAt, retryAt > clock() {
-            // Offline, or asked to wait: nothing goes out before then.
-            report.stopped = .unavailable(backoff.message ?? "waiting", retryAt: retryAt)
+            // Offline, asked to wait, or out of quota: nothing goes out before then.
+            if backoff.quota {
+                report.stopped = .quota(QuotaWait(service: quota?.service ?? "the service", until: retryAt, left: 0,
+                                                  limit: quota?.limits[.workspace] ?? 0))
+            } else {
+                report.stopped = .unavailable(backoff.message ?? "waiting", retryAt: retryAt)
+            }
             report.queued = try store.queuedPushes(target: target.name).count
             return report
         }
         let due = try store.duePushes(target: target.name, now: clock(), limit: Int.max)
+        listed.plan(due)
         var done = 0
         progress(0, due.count)
         for item in due {
+            var retried = false
             while true {
                 do {
                     try apply(item, &report)
                     break
                 } catch .rateLimited(let after) where (after ?? 1) <= longestWait {
                     sleep(max(1, after ?? 1))
+                } catch .quota(let wait) where wait.until - clock() <= Int64(longestWait) {
+                    sleep(Int(max(1, wait.until - clock())))
+                } catch .rejected where !retried && service.forgetKeptIDs() {
+                    // Ids kept from an earlier run may be stale (a project
+                    // deleted there): once more, looked up anew.
+                    retried = true
+                } catch .unauthorized where !retried && service.forgetKeptIDs() {
+                    // So may the workspace's, after a token of another
+                    // account: a 403 there is no verdict on the token yet.
+                    retried = true
                 } catch {
                     if try settle(item, error, &report) {
                         report.queued = try store.queuedPushes(target: target.name).count
@@ -117,6 +159,13 @@ public struct Pusher {
                 }
             }
             done += 1
+            // On a small quota, kept after every change too, so a run
+            // killed midway still counts for the next (each write costs a
+            // commit: a large quota, where a lost count matters little,
+            // is kept when the push ends).
+            if let quota, (quota.limits[.workspace] ?? 0) <= 1000 {
+                try store.keepQuotaRequests(target: target.name, quota.requests)
+            }
             progress(done, due.count)
         }
         try store.recordSyncError(target: target.name, message: nil, at: clock())
@@ -152,8 +201,7 @@ public struct Pusher {
                     // The local side was kept over an entry the service
                     // no longer has: it is created anew, as any create.
                     try record { try store.forgetRemoteID(item) }
-                    try record { try store.markCreateSent(item, sent) }
-                    let id = try service.create(pushed)
+                    let id = try create(item, pushed, sent)
                     try record { try store.confirmPush(item, remoteID: id, sent: sent, at: now) }
                     report.pushed += 1
                     return
@@ -169,8 +217,7 @@ public struct Pusher {
                 report.adopted += 1
                 return
             }
-            try record { try store.markCreateSent(item, sent) }
-            let id = try service.create(pushed)
+            let id = try create(item, pushed, sent)
             try record { try store.confirmPush(item, remoteID: id, sent: sent, at: now) }
             report.pushed += 1
         case .delete:
@@ -190,6 +237,20 @@ public struct Pusher {
         }
     }
 
+    /// Creates `pushed`, noted as sent first. A quota that holds it back
+    /// (trackee's own count, or Toggl's 402) means it did not reach the
+    /// service: the note is taken back, so the next push creates it without
+    /// looking for it first (a look-up costs a request of the quota).
+    private func create(_ item: OutboxItem, _ pushed: PushedEntry, _ sent: SentEntry) throws(ServiceFailure) -> String {
+        do { try store.markCreateSent(item, sent) } catch { throw .transient("the store: \(error)") }
+        do {
+            return try service.create(pushed)
+        } catch .quota(let wait) {
+            do { try store.unmarkCreateSent(item) } catch { throw .transient("the store: \(error)") }
+            throw .quota(wait)
+        }
+    }
+
     /// The id of the entry at the service that a lost create made, if it
     /// is there: same start, end and description, not held for another
     /// local entry.
@@ -206,6 +267,10 @@ public struct Pusher {
     /// Whether the service still holds `remoteID` as `sent` left it;
     /// `.notFound` when it no longer has it.
     private func unchangedThere(_ remoteID: String, _ sent: SentEntry) throws(ServiceFailure) -> Bool {
+        if let there = try listed.entry(remoteID, service) {
+            return there.start == sent.start && there.end == sent.end && there.description == sent.description
+        }
+        // Not in the listing (moved out of its range, or gone): read it alone.
         guard let there = try service.entry(id: remoteID) else { throw .notFound }
         return there.start == sent.start && there.end == sent.end && there.description == sent.description
     }
@@ -238,6 +303,12 @@ public struct Pusher {
             try store.recordUnavailable(target: target.name, retryAt: retryAt, message: failure.description, at: now)
             report.stopped = .unavailable(failure.description, retryAt: retryAt)
             return true
+        case .quota(let wait):
+            // Not the entry's fault: it stays queued as it was, and the
+            // whole target waits for the quota.
+            try store.recordQuotaWait(target: target.name, until: wait.until, message: failure.description, at: now)
+            report.stopped = .quota(wait)
+            return true
         case .notFound:
             try store.setAside(item, conflict: true, message: failure.description)
             report.conflicts += 1
@@ -247,5 +318,41 @@ public struct Pusher {
             report.failed += 1
         }
         return false
+    }
+}
+
+/// The entries a push is about to update, as the service holds them, from
+/// one listing of the days they start in, so that the check before each
+/// update costs no request of its own. Used when two or more updates
+/// start within ``span`` of each other; one update is read alone.
+final class ListedThere {
+    /// The widest range one listing covers.
+    static let span: Int64 = 31 * 86_400
+    private var range: (from: Instant, to: Instant)?
+    private var byID: [String: RemoteTimeEntry]?
+
+    /// Notes the range of the updates in `due` that will be checked.
+    func plan(_ due: [OutboxItem]) {
+        let starts = due.compactMap { $0.operation == .put && $0.remoteID != nil ? $0.sent?.start : nil }
+        byID = nil
+        range = nil
+        guard starts.count >= 2, let first = starts.min(), let last = starts.max(), last - first <= Self.span else { return }
+        range = (first, last)
+    }
+
+    /// Entry `id` from the listing (taken on first need); nil when there is
+    /// no listing or it does not hold the entry.
+    func entry(_ id: String, _ service: TimeService) throws(ServiceFailure) -> RemoteTimeEntry? {
+        guard let range else { return nil }
+        if byID == nil {
+            do {
+                byID = Dictionary(try service.entries(from: range.from, to: range.to).map { ($0.id, $0) }) { a, _ in a }
+            } catch .rejected {
+                // A range the service will not list: each entry is read alone.
+                self.range = nil
+                return nil
+            }
+        }
+        return byID?[id]
     }
 }

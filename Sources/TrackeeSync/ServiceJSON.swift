@@ -17,6 +17,11 @@ struct ServiceAPI {
     let token: String
     let timeout: Double
     let http: HTTPClient
+    /// Counts every request against the service's hourly quota.
+    let quota: RequestQuota
+    /// Paths under this prefix count against the user quota (Toggl's
+    /// `/me`); nil: every request counts against the workspace's.
+    var userPaths: String?
 
     /// Sends one request and returns the 2xx answer; anything else throws.
     /// `entry` says the path names one time entry, so a 404 means the
@@ -28,11 +33,20 @@ struct ServiceAPI {
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let request = HTTPRequest(method: method, url: baseURL + path + queryString(query), headers: headers,
                                   body: body, timeout: timeout, fresh: fresh)
+        let scope: RequestQuota.Scope = userPaths.map { path == $0 || path.hasPrefix($0 + "/") } == true ? .user : .workspace
+        try quota.take(scope)
         let response: HTTPResponse
         do {
             response = try http.send(request)
         } catch {
             throw .transient(redacted("\(name) did not answer \(method) \(path): \(error)"))
+        }
+        let resetsIn = response.headers["x-toggl-quota-resets-in"].flatMap { Int($0.trimmingWhitespace()) }
+        quota.heard(scope, left: response.headers["x-toggl-quota-remaining"].flatMap { Int($0.trimmingWhitespace()) },
+                    resetsIn: resetsIn)
+        if response.status == 402 {
+            // Toggl's answer to a used-up quota: the request was not applied.
+            throw .quota(quota.exhausted(scope, resetsIn: resetsIn))
         }
         guard (200..<300).contains(response.status) else {
             throw failure(response, method, path, entry: entry)
@@ -224,14 +238,14 @@ func instant(rfc3339 text: String) -> Instant? {
 // MARK: - Names in a workspace
 
 /// A project as a service lists it; `clientID` nil when it has no client.
-struct ListedProject: Equatable {
+struct ListedProject: Codable, Equatable {
     var id: String
     var name: String
     var clientID: String?
 }
 
 /// A client or a tag as a service lists it.
-struct ListedName: Equatable {
+struct ListedName: Codable, Equatable {
     var id: String
     var name: String
 }

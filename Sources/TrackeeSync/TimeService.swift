@@ -38,6 +38,23 @@ public protocol TimeService {
     /// resent by the HTTP layer would answer 404). `.notFound` when the
     /// service no longer has it.
     func delete(id: String) throws(ServiceFailure)
+
+    /// The ids looked up so far that do not change (user, workspace,
+    /// projects, clients), as text to keep in the store; nil when none were.
+    var keptIDs: String? { get }
+
+    /// Takes ids an earlier run kept, so they are not looked up again.
+    func remember(keptIDs: String)
+
+    /// Forgets ids taken from an earlier run, so they are looked up again;
+    /// false when none were in use (a refusal then is not theirs).
+    func forgetKeptIDs() -> Bool
+}
+
+extension TimeService {
+    public var keptIDs: String? { nil }
+    public func remember(keptIDs: String) {}
+    public func forgetKeptIDs() -> Bool { false }
 }
 
 /// Who a token authenticates as, in which workspace.
@@ -112,6 +129,10 @@ public enum ServiceFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case transient(String)
     /// 429; the seconds of `Retry-After` when given.
     case rateLimited(retryAfter: Int?)
+    /// The hourly request quota is used up (Toggl's 402, or trackee's own
+    /// count): nothing goes to the service before the wait ends. Not the
+    /// entry's fault, so never a reason to set it aside.
+    case quota(QuotaWait)
     /// 401 or 403 (or Toggl's 403 on login): the token is not accepted.
     case unauthorized(String)
     /// 404 on an entry: the service no longer has it.
@@ -124,6 +145,7 @@ public enum ServiceFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .transient(let why): why
         case .rateLimited(let after): "the service asks to slow down (429" + (after.map { ", retry after \($0) s)" } ?? ")")
         case .unauthorized(let why): why
+        case .quota(let wait): "\(wait.service)'s hourly quota of \(wait.limit) requests is used up until \(wait.until)"
         case .notFound: "the service no longer has this entry (404)"
         case .rejected(let status, let message): "the service refused it (\(status)): \(message)"
         }

@@ -25,16 +25,19 @@ public final class TogglService: TimeService {
 
     private var account: (identity: ServiceIdentity, workspaceID: Int64)?
     private var catalogue = ProjectCatalog()
+    /// The account and catalog came from an earlier run (``KeptIDs``).
+    private var remembered = false
     private var tags: [ListedName]?
 
     /// `workspace` is the workspace's name (any case) or id, as the user
     /// wrote it in the settings; `timeout` is in seconds, per request.
     public init(baseURL: String = TogglService.defaultBaseURL, token: String, workspace: String,
-                createMissing: Bool, timeout: Double = 30, http: HTTPClient = HTTPClient()) {
+                createMissing: Bool, timeout: Double = 30, http: HTTPClient = HTTPClient(), quota: RequestQuota? = nil) {
         let credentials = Data((token + ":api_token").utf8).base64EncodedString()
         api = ServiceAPI(name: "Toggl Track", baseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL,
                          authorization: ("Authorization", "Basic " + credentials), token: token, timeout: timeout,
-                         http: http)
+                         http: http, quota: quota ?? RequestQuota(service: "Toggl Track", limits: [:], clock: SystemClock.now),
+                         userPaths: "/me")
         self.workspace = workspace
         self.createMissing = createMissing
     }
@@ -81,6 +84,28 @@ public final class TogglService: TimeService {
         // Fresh, as creates: libcurl would resend a DELETE whose reused
         // connection died, and the repeat would answer 404 (a false conflict).
         _ = try api.call("DELETE", "/workspaces/\(wid)/time_entries/\(escaped(id))", fresh: true, entry: true)
+    }
+
+    public var keptIDs: String? {
+        guard let account else { return nil }
+        return KeptIDs(identity: account.identity, userID: nil, projects: catalogue.projects,
+                       clients: catalogue.clients).text
+    }
+
+    public func remember(keptIDs text: String) {
+        guard let kept = KeptIDs(text: text), let wid = Int64(kept.workspaceID) else { return }
+        account = (kept.identity, wid)
+        catalogue = ProjectCatalog(projects: kept.projects, clients: kept.clients)
+        remembered = true
+    }
+
+    public func forgetKeptIDs() -> Bool {
+        guard remembered else { return false }
+        remembered = false
+        account = nil
+        catalogue = ProjectCatalog()
+        tags = nil
+        return true
     }
 
     // MARK: - Looking names up

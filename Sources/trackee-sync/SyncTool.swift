@@ -50,8 +50,24 @@ enum SyncTool {
         return value
     }
 
-    static func service(_ t: SyncJobSpec.Target) throws(ToolError) -> TimeService {
-        try makeService(t, token: token(t))
+    static func service(_ t: SyncJobSpec.Target, quota: RequestQuota? = nil) throws(ToolError) -> TimeService {
+        try makeService(t, token: token(t), quota: quota)
+    }
+
+    /// The target's quota, with the requests the runs of the last hour sent.
+    static func quota(_ t: SyncJobSpec.Target, store: Store, clock: @escaping () -> Instant) throws -> RequestQuota {
+        let sent = try store.quotaRequests(target: t.name, since: clock() - RequestQuota.hour)
+        if t.service == "toggl" {
+            // Toggl's /me endpoints have a quota of their own, 30 an hour on every plan.
+            return RequestQuota(service: "Toggl Track", limits: [.workspace: t.requestsPerHour, .user: 30], clock: clock,
+                                sent: sent)
+        }
+        return RequestQuota(service: "Clockify", limits: [.workspace: t.requestsPerHour], clock: clock, sent: sent)
+    }
+
+    /// What kept ids are valid for: the same service, address and workspace.
+    static func idsKey(_ t: SyncJobSpec.Target) -> String {
+        "\(t.service) \(t.url ?? "") \(t.workspace)"
     }
 
     // MARK: push
@@ -63,11 +79,17 @@ enum SyncTool {
         for t in spec.targets {
             let target = PushTarget(name: t.name, projects: t.projects)
             do {
-                let service = try service(t)
-                let pusher = Pusher(store: store, target: target, service: service, clock: clock)
+                let quota = try quota(t, store: store, clock: clock)
+                let service = try service(t, quota: quota)
+                if let kept = try store.serviceIDs(target: t.name, key: idsKey(t)) { service.remember(keptIDs: kept) }
+                // A pinned clock (TRACKEE_NOW) never moves: waiting in the push for
+                // it would never end, so a wait stops the push instead.
+                let pusher = Pusher(store: store, target: target, service: service, clock: clock,
+                                    longestWait: spec.now == nil ? 60 : 0, quota: quota)
                 let report = try pusher.push { done, total in
                     if terminal && total > 0 { progress("\(t.name): pushed \(done)/\(total)") }
                 }
+                if let ids = service.keptIDs { try store.keepServiceIDs(target: t.name, key: idsKey(t), ids) }
                 if terminal { progress(nil) }
                 reports.append(report)
                 status = max(status, exitStatus(report))
@@ -92,7 +114,7 @@ enum SyncTool {
     static func exitStatus(_ r: PushReport) -> Int32 {
         switch r.stopped {
         case .unauthorized: return badToken
-        case .unavailable: return unavailable
+        case .unavailable, .quota: return unavailable
         case nil: return r.failed + r.conflicts > 0 ? refused : 0
         }
     }
@@ -103,6 +125,7 @@ enum SyncTool {
         switch r.stopped {
         case .unauthorized(let why): line += "; stopped: \(why); fix the token and run trackee sync again"
         case .unavailable(let why, let at): line += "; stopped: \(why); next try at \(Zone.local().iso8601(at))"
+        case .quota(let wait): line += "; " + quotaLine(wait)
         case nil: break
         }
         if r.failed + r.conflicts > 0 { line += "; see trackee sync status" }
@@ -122,23 +145,38 @@ enum SyncTool {
             object["stopped"] = "unavailable"
             object["message"] = why
             object["retry_at"] = Zone.local().iso8601(at)
+        case .quota(let wait):
+            object["stopped"] = "quota"
+            object["message"] = quotaLine(wait)
+            object["retry_at"] = Zone.local().iso8601(wait.until)
         case nil: break
         }
         return object
     }
 
+    /// `waiting for Toggl Track's hourly quota (30 requests) until 2026-11-23T14:32:00+01:00; the rest goes then`.
+    static func quotaLine(_ wait: QuotaWait) -> String {
+        "waiting for \(wait.service)'s hourly quota (\(wait.limit) requests) until \(Zone.local().iso8601(wait.until)); "
+            + "the rest goes then"
+    }
+
     // MARK: check
 
-    static func check(_ spec: SyncJobSpec, store: Store, clock: () -> Instant) -> Int32 {
+    static func check(_ spec: SyncJobSpec, store: Store, clock: @escaping () -> Instant) -> Int32 {
         var views: [[String: Any]] = []
         var status: Int32 = 0
         for t in spec.targets {
             do {
-                let service = try service(t)
+                // Asks the service afresh (a check is about the token as it
+                // is now), and keeps what it learned for the pushes.
+                let quota = try quota(t, store: store, clock: clock)
+                defer { try? store.keepQuotaRequests(target: t.name, quota.requests) }
+                let service = try service(t, quota: quota)
                 let who = try service.identity()
                 let needed = try neededProjects(t, store: store, clock: clock)
                 let missing = try service.missingProjects(needed)
                 let names = missing.map { p in p.client.map { "\(p.name) (\($0))" } ?? p.name }
+                if let ids = service.keptIDs { try store.keepServiceIDs(target: t.name, key: idsKey(t), ids) }
                 views.append([
                     "target": t.name, "service": t.service, "user": who.userName, "email": who.email,
                     "workspace": who.workspaceName, "workspace_id": who.workspaceID, "missing_projects": names,
@@ -204,14 +242,14 @@ struct ToolError: Error {
 }
 
 /// The service a target names, with its token.
-func makeService(_ t: SyncJobSpec.Target, token: String) throws(ToolError) -> TimeService {
+func makeService(_ t: SyncJobSpec.Target, token: String, quota: RequestQuota? = nil) throws(ToolError) -> TimeService {
     switch t.service {
     case "clockify":
         return ClockifyService(baseURL: t.url ?? ClockifyService.defaultBaseURL, token: token, workspace: t.workspace,
-                               createMissing: t.createMissing)
+                               createMissing: t.createMissing, quota: quota)
     case "toggl":
         return TogglService(baseURL: t.url ?? TogglService.defaultBaseURL, token: token, workspace: t.workspace,
-                            createMissing: t.createMissing)
+                            createMissing: t.createMissing, quota: quota)
     default:
         throw ToolError("\(t.origin): sync.\(t.name).service: unknown service \"\(t.service)\"")
     }

@@ -138,6 +138,12 @@ extension Trackee {
                     // Also drops the targets the settings no longer name.
                     try store.registerSyncTargets(session.settings.sync.map(\.record))
                     let summaries = try store.outboxSummaries()
+                    var quotas: [String: QuotaView] = [:]
+                    for s in summaries {
+                        guard let setting = session.settings.sync.first(where: { $0.name == s.target }) else { continue }
+                        let use = try store.quotaUse(target: s.target, since: session.now - 3600)
+                        quotas[s.target] = QuotaView(s, setting, use: use, now: session.now, zone: session.zone)
+                    }
                     var aside: [String: [SetAsideView]] = [:]
                     for s in summaries where s.failed + s.conflicts > 0 {
                         aside[s.target] = try store.setAsidePushes(target: s.target).map {
@@ -145,7 +151,9 @@ extension Trackee {
                         }
                     }
                     if session.out.json {
-                        session.out.emit(summaries.map { TargetView($0, session.zone, setAside: aside[$0.target] ?? []) })
+                        session.out.emit(summaries.map {
+                            TargetView($0, session.zone, setAside: aside[$0.target] ?? [], quota: quotas[$0.target])
+                        })
                         return
                     }
                     if summaries.isEmpty {
@@ -155,8 +163,12 @@ extension Trackee {
                         var line = "\(s.target) (\(s.service)): \(s.queued) queued, \(s.failed) failed, \(s.conflicts) in conflict, "
                             + "\(s.pushed) held there"
                         line += s.lastSuccess.map { "; last success \(session.zone.iso8601($0))" } ?? "; never pushed"
-                        if let error = s.lastError, let at = s.lastErrorAt {
+                        if let error = s.lastError, let at = s.lastErrorAt, !s.waitingForQuota {
                             line += "; last error \(session.zone.iso8601(at)): \(error)"
+                        }
+                        // Said once the hour has seen requests: an unused quota is no news.
+                        if let quota = quotas[s.target], quota.inUse {
+                            line += "; " + quota.sentence
                         }
                         session.out.line(line)
                         for item in aside[s.target] ?? [] {
@@ -222,9 +234,13 @@ extension Trackee {
             var last_error: String?
             var last_error_at: String?
             var set_aside: [SetAsideView]
+            var retry_at: String?
+            var quota: QuotaView?
 
-            init(_ s: OutboxSummary, _ zone: Zone, setAside: [SetAsideView]) {
+            init(_ s: OutboxSummary, _ zone: Zone, setAside: [SetAsideView], quota: QuotaView?) {
                 set_aside = setAside
+                retry_at = s.retryAt.map(zone.iso8601)
+                self.quota = quota
                 target = s.target
                 service = s.service
                 queued = s.queued

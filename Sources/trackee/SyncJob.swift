@@ -20,7 +20,8 @@ struct SyncJob {
                 }
                 return SyncJobSpec.Target(name: t.name, service: t.service.rawValue, workspace: t.workspace, url: t.url,
                                           tokenFile: file, tokenEnv: variable, projects: t.projects,
-                                          createMissing: t.createMissing, origin: "\(t.file):\(t.line)")
+                                          createMissing: t.createMissing, requestsPerHour: t.hourlyQuota,
+                                          origin: "\(t.file):\(t.line)")
             })
     }
 

@@ -25,6 +25,8 @@ struct SyncSetting: Equatable {
     var projects: [String: String] = [:]
     var createMissing = false
     var url: String?
+    /// `requests_per_hour:`, the quota pushes keep under; nil: the default.
+    var requestsPerHour: Int?
     /// Where it is written, for errors found later (a token file that is
     /// missing or readable by others).
     var file: String
@@ -32,7 +34,16 @@ struct SyncSetting: Equatable {
 
     var record: SyncTargetRecord { SyncTargetRecord(name: name, service: service.rawValue, since: since) }
 
-    static let keys = ["service", "workspace", "token_file", "token_env", "since", "projects", "create_missing", "url"]
+    static let keys = ["service", "workspace", "token_file", "token_env", "since", "projects", "create_missing", "url",
+                       "requests_per_hour"]
+
+    /// Both services' Free plans allow 30 requests an hour (Toggl Track's
+    /// workspace quota, Clockify's for a new Free workspace); a paid plan
+    /// allows more, which `requests_per_hour:` states.
+    static let defaultRequestsPerHour = 30
+
+    /// The hourly quota pushes keep under.
+    var hourlyQuota: Int { requestsPerHour ?? Self.defaultRequestsPerHour }
 
     static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> SyncSetting {
         let at = Settings.line(node)
@@ -94,6 +105,12 @@ struct SyncSetting: Equatable {
             case "create_missing":
                 guard let flag = value.flag else { throw Settings.bad(file, value, path, "true or false") }
                 setting.createMissing = flag
+            case "requests_per_hour":
+                guard value.scalar != nil, let text = value.string, let n = Int(text), n >= 1, n <= 1_000_000_000 else {
+                    throw Settings.bad(file, value, path, "a whole number of requests an hour, 1 or more (Toggl Track Free: 30, "
+                                       + "Starter: 240, Premium: 600)")
+                }
+                setting.requestsPerHour = n
             case "url":
                 guard let text = value.string, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
                       url.host != nil

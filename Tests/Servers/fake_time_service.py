@@ -50,6 +50,8 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.code = code
+        # Sent with the error's answer (Toggl's quota headers).
+        self.headers = ()
 
 
 class Body:
@@ -706,7 +708,24 @@ class Toggl(Service):
         ("GET", r"/me/time_entries/(?P<id>\d+)", "get_entry"),
     )
 
+    def handle(self, method, path, query, body, headers):
+        """The quota first (Toggl counts a request before it looks at it), then the route."""
+        if not path.startswith(self.base_path + "/"):
+            raise self.route_not_found()
+        self.authenticate(headers)
+        inner = path[len(self.base_path):]
+        scope = "user" if inner == "/me" or inner.startswith("/me/") else "workspace"
+        with self.lock:
+            quota_headers = self.quota.take(scope)
+        try:
+            status, payload, extra = super().handle(method, path, query, body, headers)
+        except ApiError as error:
+            error.headers = quota_headers
+            raise
+        return status, payload, tuple(extra) + quota_headers
+
     def reset(self):
+        self.quota = Quota(self.settings.quota, self.settings.user_quota)
         self.seq = itertools.count(1)
         self.project_ids = IdSequence(203_000_001)
         self.client_ids = IdSequence(61_000_001)
@@ -766,6 +785,7 @@ class Toggl(Service):
         del me["api_token"]
         return {
             "service": self.name,
+            "quota": self.quota.state(),
             "me": me,
             "workspaces": list(self.workspaces.values()),
             "projects": list(self.projects.values()),
@@ -1166,6 +1186,83 @@ SERVICES = {"clockify": Clockify, "toggl": Toggl}
 
 
 # ---------------------------------------------------------------------------
+# Toggl's hourly quota and the clock it runs on
+
+
+class Clock:
+    """The fake's idea of now: real time, or a time a test set (POST /_control/clock)."""
+
+    fixed = None
+
+    @classmethod
+    def now(cls):
+        return cls.fixed if cls.fixed is not None else time.time()
+
+
+class Quota:
+    """Toggl Track's hourly quota per user, as its API & Webhook limits article describes it.
+
+    Two quotas over a sliding hour: requests about a workspace (Free 30,
+    Starter 240, Premium 600) and requests to /me endpoints (30 on every plan).
+    A request over its quota is answered 402 and not counted; every answer
+    carries X-Toggl-Quota-Remaining and X-Toggl-Quota-Resets-In (seconds
+    until the oldest counted request is an hour old). A limit of None turns
+    that quota off, headers included.
+    """
+
+    HOUR = 3600
+
+    def __init__(self, workspace=None, user=None):
+        self.limits = {"workspace": workspace, "user": user}
+        self.sent = {"workspace": [], "user": []}
+        self.refused = {"workspace": 0, "user": 0}
+        self.most_in_an_hour = {"workspace": 0, "user": 0}
+
+    def set_limits(self, spec):
+        for scope in ("workspace", "user"):
+            if scope in spec:
+                limit = spec[scope]
+                if limit is not None and (not is_int(limit) or limit < 1):
+                    raise ValueError(f"{scope} must be a whole number of requests an hour, 1 or more, or null")
+                self.limits[scope] = limit
+
+    def take(self, scope):
+        """Counts one request now; raises the 402 when the hour is used up. Returns the quota headers."""
+        limit = self.limits[scope]
+        if limit is None:
+            return ()
+        now = Clock.now()
+        sent = [at for at in self.sent[scope] if at > now - self.HOUR]
+        self.sent[scope] = sent
+        if len(sent) >= limit:
+            self.refused[scope] += 1
+            error = ApiError(402, "You have hit your API quota. Please try again later.")
+            error.headers = self.headers(scope, now)
+            raise error
+        sent.append(now)
+        self.most_in_an_hour[scope] = max(self.most_in_an_hour[scope], len(sent))
+        return self.headers(scope, now)
+
+    def headers(self, scope, now):
+        sent = self.sent[scope]
+        resets_in = int(sent[0] + self.HOUR - now + 0.999) if sent else self.HOUR
+        return (("X-Toggl-Quota-Remaining", str(max(0, self.limits[scope] - len(sent)))),
+                ("X-Toggl-Quota-Resets-In", str(max(0, resets_in))))
+
+    def state(self):
+        now = Clock.now()
+        return {
+            scope: {
+                "limit": self.limits[scope],
+                "used": len([at for at in self.sent[scope] if at > now - self.HOUR]),
+                "refused": self.refused[scope],
+                "most_in_an_hour": self.most_in_an_hour[scope],
+            }
+            for scope in ("workspace", "user")
+        }
+
+
+# ---------------------------------------------------------------------------
 # Failure injection and the request log
 
 
@@ -1530,7 +1627,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             status, payload, headers = service.handle(self.command, path, query, body, self.headers)
         except ApiError as error:
             content_type, payload = service.render_error(error)
-            return error.status, payload, content_type, ()
+            return error.status, payload, content_type, error.headers
         if payload is NO_BODY:
             return status, b"", None, headers
         return status, encode_json(payload), service.content_type, headers
@@ -1658,6 +1755,7 @@ class FakeTimeService:
         self.release = threading.Event()
         self.failures.clear()
         self.service.reset_state()
+        Clock.fixed = None
         self.log.clear()
         self.errors.clear()
         self.go_up()
@@ -1706,10 +1804,32 @@ class FakeTimeService:
         if route == ("POST", "/_control/reset"):
             self.reset()
             return 200, {"reset": True}
+        if route == ("POST", "/_control/clock"):
+            change = spec()
+            if not isinstance(change, dict) or not set(change) <= {"now", "advance"}:
+                raise ValueError('the clock takes {"now": SECONDS_SINCE_EPOCH or null} or {"advance": SECONDS}')
+            if "now" in change:
+                if change["now"] is not None and not isinstance(change["now"], (int, float)):
+                    raise ValueError("now must be seconds since the epoch, or null for real time")
+                Clock.fixed = change["now"]
+            if "advance" in change:
+                if not isinstance(change["advance"], (int, float)):
+                    raise ValueError("advance must be a number of seconds")
+                Clock.fixed = Clock.now() + change["advance"]
+            return 200, {"now": Clock.now(), "fixed": Clock.fixed is not None}
+        if route == ("POST", "/_control/quota"):
+            if not hasattr(self.service, "quota"):
+                raise ValueError("only the toggl fake has an hourly quota")
+            limits = spec()
+            if not isinstance(limits, dict) or not set(limits) <= {"workspace", "user"}:
+                raise ValueError('the quota takes {"workspace": N or null, "user": N or null}')
+            with self.service.lock:
+                self.service.quota.set_limits(limits)
+                return 200, self.service.quota.state()
         return 404, {"error": f"no control endpoint {method} {path}", "endpoints": [
             "GET /_control/state", "GET /_control/requests?since=SEQ", "POST /_control/fail",
             "GET /_control/fail", "DELETE /_control/fail", "POST /_control/down", "POST /_control/up",
-            "POST /_control/reset"]}
+            "POST /_control/reset", "POST /_control/clock", "POST /_control/quota"]}
 
 
 def parse_options(argv):
@@ -1722,6 +1842,8 @@ def parse_options(argv):
     parser.add_argument("--workspace", dest="workspaces", action="append", help="A workspace to seed; repeat for more. The first is the user's default. Default: My Company.")
     parser.add_argument("--user-name", default="Ada Lovelace", help="The seeded user's name.")
     parser.add_argument("--email", default="ada@example.com", help="The seeded user's email address.")
+    parser.add_argument("--quota", type=int, default=None, help="Toggl: workspace requests an hour (Free 30, Starter 240, Premium 600); default: no quota.")
+    parser.add_argument("--user-quota", type=int, default=None, help="Toggl: /me requests an hour (30 on every plan); default: no quota.")
     parser.add_argument("--exit-on-stdin-eof", action="store_true", help="Exit when stdin closes, so a test that dies does not leave the server behind.")
     parser.add_argument("--verbose", action="store_true", help="Log requests and server errors on stderr.")
     options = parser.parse_args(argv)

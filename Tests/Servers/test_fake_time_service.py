@@ -606,6 +606,65 @@ class FailureInjectionTests(ClockifyTestCase):
         self.assertEqual(state["user"], self.user)
 
 
+class TogglQuotaTests(TogglTestCase):
+    """The hourly quota: a sliding hour on the fake's clock, 402 over it, the headers on every answer."""
+
+    NOON = 1_795_435_200  # 2026-11-23T12:00:00Z
+
+    def setUp(self):
+        super().setUp()
+        self.assertEqual(self.server.control("POST", "/_control/clock", {"now": self.NOON}).status, 200)
+        self.assertEqual(self.server.control("POST", "/_control/quota", {"workspace": 3, "user": 2}).status, 200)
+        self.projects = f"/api/v9/workspaces/{self.wid}/projects"
+
+    def advance(self, seconds):
+        self.assertEqual(self.server.control("POST", "/_control/clock", {"advance": seconds}).status, 200)
+
+    def quota(self, response):
+        return response.headers["X-Toggl-Quota-Remaining"], response.headers["X-Toggl-Quota-Resets-In"]
+
+    def test_workspace_requests_over_the_quota_are_answered_402_until_the_oldest_is_an_hour_old(self):
+        self.assertEqual(self.quota(self.server.api("GET", self.projects)), ("2", "3600"))
+        self.advance(600)
+        self.assertEqual(self.quota(self.server.api("GET", self.projects)), ("1", "3000"))
+        self.assertEqual(self.quota(self.server.api("GET", self.projects)), ("0", "3000"))
+        refused = self.server.api("GET", self.projects)
+        self.assertEqual((refused.status, refused.json), (402, "You have hit your API quota. Please try again later."))
+        self.assertEqual(self.quota(refused), ("0", "3000"))
+        self.advance(2999)
+        self.assertEqual(self.server.api("GET", self.projects).status, 402)
+        self.advance(1)
+        # The first request is an hour old: one more is allowed, and then the hour is full again.
+        self.assertEqual(self.quota(self.server.api("GET", self.projects)), ("0", "600"))
+        self.assertEqual(self.server.state()["quota"]["workspace"], {"limit": 3, "used": 3, "refused": 2, "most_in_an_hour": 3})
+
+    def test_me_endpoints_count_against_their_own_quota(self):
+        # setUp's GET /me went out before the quota was set, on real time: not counted.
+        self.assertEqual(self.quota(self.server.api("GET", "/api/v9/me")), ("1", "3600"))
+        self.assertEqual(self.quota(self.server.api("GET", "/api/v9/me/time_entries")), ("0", "3600"))
+        self.assertEqual(self.server.api("GET", "/api/v9/me/workspaces").status, 402)
+        self.assertEqual(self.quota(self.server.api("GET", self.projects)), ("2", "3600"))
+        state = self.server.state()["quota"]
+        self.assertEqual((state["user"]["used"], state["user"]["refused"], state["workspace"]["used"]), (2, 1, 1))
+
+    def test_a_refused_create_stores_nothing(self):
+        for _ in range(3):
+            self.server.api("GET", self.projects)
+        body = {"created_with": "trackee", "workspace_id": self.wid, "start": "2026-11-23T08:00:00Z", "duration": 60}
+        self.assertEqual(self.server.api("POST", self.entries_path, body).status, 402)
+        self.assertEqual(self.server.state()["time_entries"], [])
+
+    def test_without_a_quota_there_are_no_headers(self):
+        self.assertEqual(self.server.control("POST", "/_control/quota", {"workspace": None, "user": None}).status, 200)
+        response = self.server.api("GET", self.projects)
+        self.assertEqual((response.status, response.headers["X-Toggl-Quota-Remaining"]), (200, None))
+
+    def test_bad_clock_and_quota_settings_are_refused(self):
+        self.assertEqual(self.server.control("POST", "/_control/clock", {"now": "noon"}).status, 400)
+        self.assertEqual(self.server.control("POST", "/_control/quota", {"workspace": 0}).status, 400)
+        self.assertEqual(self.server.control("POST", "/_control/quota", {"hourly": 30}).status, 400)
+
+
 class DownAndUpTests(ClockifyTestCase):
 
     def test_down_stops_listening_and_up_listens_again_on_the_same_port(self):

@@ -116,6 +116,19 @@ public final class FakeTimeServiceProcess {
         _ = try control("POST", "/_control/reset")
     }
 
+    /// Sets the fake's clock (its quota's hour runs on it) to `seconds`
+    /// since the epoch; nil: real time again.
+    public func setClock(_ seconds: Int64?) throws {
+        _ = try control("POST", "/_control/clock", ["now": seconds.map { $0 as Any } ?? NSNull()])
+    }
+
+    /// Toggl only: the hourly quotas, workspace requests and `/me`
+    /// requests (nil turns one off).
+    public func setQuota(workspace: Int?, user: Int?) throws {
+        _ = try control("POST", "/_control/quota", ["workspace": workspace.map { $0 as Any } ?? NSNull(),
+                                                    "user": user.map { $0 as Any } ?? NSNull()])
+    }
+
     /// Everything stored, as the API shows it, plus `down`,
     /// `pending_failures` and `server_errors`.
     public func state() throws -> [String: Any] {

@@ -56,8 +56,10 @@ import Testing
         ])
         let json = try t.run("sync", "status", "--json")
         #expect(try json.json() == parsedJSON("""
-            [{"conflicts": 0, "failed": 0, "pushed": 0, "queued": 1, "service": "toggl", "target": "play", "set_aside": []},
-             {"conflicts": 0, "failed": 0, "pushed": 0, "queued": 2, "service": "clockify", "target": "work", "set_aside": []}]
+            [{"conflicts": 0, "failed": 0, "pushed": 0, "queued": 1, "service": "toggl", "target": "play", "set_aside": [],
+              "quota": {"requests_per_hour": 30, "left": 30, "user_left": 30}},
+             {"conflicts": 0, "failed": 0, "pushed": 0, "queued": 2, "service": "clockify", "target": "work", "set_aside": [],
+              "quota": {"requests_per_hour": 30, "left": 30}}]
             """))
     }
 
@@ -119,7 +121,11 @@ import Testing
         ("sync:\n  work:\n    service: clockify\n    workspace: W\n    token_env: K\n    token_file: f\n    since: 2026-11-01\n",
          "config.yaml:6: sync.work.token_file: give token_file or token_env, not both"),
         ("sync:\n  work:\n    service: clockify\n    workspace: W\n    token: abc\n",
-         "config.yaml:5: unknown key sync.work.token; known keys are service, workspace, token_file, token_env, since, projects, create_missing, url"),
+         "config.yaml:5: unknown key sync.work.token; known keys are service, workspace, token_file, token_env, since, projects, create_missing, url, "
+         + "requests_per_hour"),
+        ("sync:\n  work:\n    service: toggl\n    workspace: W\n    token_env: K\n    since: 2026-11-01\n    requests_per_hour: 0\n",
+         "config.yaml:7: sync.work.requests_per_hour is \"0\"; expected a whole number of requests an hour, 1 or more "
+         + "(Toggl Track Free: 30, Starter: 240, Premium: 600)"),
         ("sync:\n  work:\n    service: toggl\n    workspace: W\n    token_env: K\n    since: 2026-11-01\n    url: ftp://x\n",
          "config.yaml:7: sync.work.url is \"ftp://x\"; expected an http or https URL"),
     ])

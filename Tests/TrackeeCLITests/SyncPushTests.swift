@@ -13,8 +13,11 @@ import TrackeeTestSupport
     static let token = "sync-test-secret-7f3a9c"
 
     /// A sandbox whose settings push to `server` (target "work"), since
-    /// 2026-11-01, creating missing projects.
-    static func sandbox(_ server: FakeTimeServiceProcess, token: String = token, now: String = "2026-11-23 12:00") throws -> Sandbox {
+    /// 2026-11-01, creating missing projects, with a quota of
+    /// `requestsPerHour` (nil: the default, 30; the tests that are not
+    /// about quotas state one no push of theirs reaches).
+    static func sandbox(_ server: FakeTimeServiceProcess, token: String = token, now: String = "2026-11-23 12:00",
+                        requestsPerHour: Int? = 100_000) throws -> Sandbox {
         let t = try Sandbox(now: now)
         try FileManager.default.createDirectory(atPath: t.path("config/trackee"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: t.path("home/.config/trackee"), withIntermediateDirectories: true)
@@ -29,7 +32,7 @@ import TrackeeTestSupport
                 since: 2026-11-01
                 create_missing: true
                 url: \(server.baseURL)
-            """, to: "config/trackee/config.yaml")
+            """ + (requestsPerHour.map { "\n    requests_per_hour: \($0)" } ?? ""), to: "config/trackee/config.yaml")
         return t
     }
 
@@ -97,6 +100,47 @@ import TrackeeTestSupport
         try t.write(csv, to: "track.csv")
         let r = try t.run("feed", "--rules", t.path("rules.yaml"), "--format", "csv", t.path("track.csv"))
         #expect(r.status == 0, "\(r)")
+    }
+
+    @Test func aUsedUpQuotaHoldsTheRestBackAndSyncStatusSaysUntilWhen() throws {
+        let server = try FakeTimeServiceProcess(service: "toggl", token: Self.token)
+        // The default quota, Toggl's Free plan: 30 workspace requests an hour.
+        let t = try Self.sandbox(server, now: "2026-11-23 12:00", requestsPerHour: nil)
+        try server.setClock(Self.epoch("2026-11-23T11:00:00Z"))  // 12:00 in Prague
+        try server.setQuota(workspace: 30, user: 30)
+        for i in 0..<40 {
+            let from = String(format: "2026-11-20 %02d:%02d", 8 + i / 6, i % 6 * 10)
+            let to = String(format: "2026-11-20 %02d:%02d", 8 + i / 6, i % 6 * 10 + 5)
+            #expect(try t.run("add", "--from", from, "--to", to, "entry \(i)").status == 0)
+        }
+        let r = try t.run("sync")
+        #expect(r.status == 75, "\(r)")
+        #expect(r.lines == ["work: pushed 30, adopted 0, failed 0, conflicts 0, still queued 10; waiting for Toggl Track's "
+                            + "hourly quota (30 requests) until 2026-11-23T13:00:00+01:00; the rest goes then"])
+        let status = try t.run("sync", "status")
+        #expect(status.lines == ["work (toggl): 10 queued, 0 failed, 0 in conflict, 30 held there; last success "
+                                 + "2026-11-23T12:00:00+01:00; waiting for Toggl Track's hourly quota until 13:00; "
+                                 + "0 of 30 requests left this hour (28 of 30 for /me)"])
+        let json = try t.run("sync", "status", "--json").json()
+        #expect(json[0]["quota"] == (try parsedJSON("""
+            {"requests_per_hour": 30, "left": 0, "user_left": 28, "waiting_until": "2026-11-23T13:00:00+01:00"}
+            """)))
+        #expect(json[0]["retry_at"] == .string("2026-11-23T13:00:00+01:00"))
+        // Before then nothing goes out; nothing was set aside.
+        let before = try server.requests().count
+        #expect(try t.run("sync", now: "2026-11-23 12:59").status == 75)
+        #expect(try server.requests().count == before)
+        try server.setClock(Self.epoch("2026-11-23T12:00:00Z"))
+        let rest = try t.run("sync", now: "2026-11-23 13:00")
+        #expect(rest.status == 0, "\(rest)")
+        #expect(rest.lines == ["work: pushed 10, adopted 0, failed 0, conflicts 0, still queued 0"])
+        #expect(try Self.remote(server).count == 40)
+        let quota = try server.state()["quota"] as? [String: [String: Any]] ?? [:]
+        #expect(quota["workspace"]?["refused"] as? Int == 0)
+        #expect(quota["user"]?["refused"] as? Int == 0)
+        #expect(try t.run("sync", "status", now: "2026-11-23 13:05").lines
+            == ["work (toggl): 0 queued, 0 failed, 0 in conflict, 40 held there; last success 2026-11-23T13:00:00+01:00; "
+                + "20 of 30 requests left this hour"])
     }
 
     @Test func aThousandEntriesRecordedByRulesArePushedOnce() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Testing
 import TrackeeCore
@@ -101,5 +102,46 @@ import TrackeeCore
         #expect(throws: StoreError.unknownSyncTarget("home")) {
             try t.store.backfill(target: "home", from: nine, to: at(minutes: 300))
         }
+    }
+}
+
+extension OutboxTests {
+    @Test func aStoreFromBeforeQuotasKeepsItsQueueAndBackoffAndCountsRequestsFromThen() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.sqlite3").path
+        // A store as the release before quotas left it: one queued entry,
+        // and a target offline until ten.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator.migrate(queue, upTo: "v9-fix-milliseconds")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO sync_target (name, service, since, cursor, retry_at, failures, last_error)
+                    VALUES ('work', 'toggl', 0, 0, ?, 3, 'Toggl Track did not answer');
+                    INSERT INTO outbox (target, entry_id, op, seq) VALUES ('work', 7, 'put', 1);
+                    """, arguments: [nine.seconds + 3600])
+            }
+        }
+        let store = try Store(path: path)
+        let summary = try store.outboxSummaries()[0]
+        #expect([summary.queued, summary.failed] as [Int] == [1, 0])
+        #expect(summary.retryAt == nine + 3600)
+        #expect(!summary.waitingForQuota)
+        #expect(try store.targetBackoff("work").failures == 3)
+        try store.keepQuotaRequests(target: "work", [QuotaRequests(scope: .workspace, at: nine, count: 2),
+                                                      QuotaRequests(scope: .user, at: nine + 5, count: 1)])
+        #expect(try store.quotaUse(target: "work", since: nine - 1) == [.workspace: 2, .user: 1])
+        #expect(try store.quotaUse(target: "work", since: nine) == [.user: 1])
+        try store.recordQuotaWait(target: "work", until: nine + 7200, message: "quota", at: nine)
+        #expect(try store.outboxSummaries()[0].waitingForQuota)
+        // The daemon's next drain waits for the quota as for a backoff.
+        #expect(try store.nextPushDue() == nine + 7200)
+        #expect(try store.targetBackoff("work").failures == 3)
+        #expect(try store.serviceIDs(target: "work", key: "toggl  W") == nil)
+        try store.keepServiceIDs(target: "work", key: "toggl  W", "{}")
+        #expect(try store.serviceIDs(target: "work", key: "toggl  W") == "{}")
+        #expect(try store.serviceIDs(target: "work", key: "toggl  Other") == nil)
     }
 }

@@ -76,3 +76,19 @@ extension FakeTimeServiceProcess {
         try requests().last?["seq"] as? Int ?? 0
     }
 }
+
+/// A clock that moves only when a test moves it.
+final class ManualTime: @unchecked Sendable {
+    private(set) var now: Instant
+
+    init(_ start: Instant) { now = start }
+
+    var seconds: Int64 { now.seconds }
+
+    func advance(_ seconds: Int64) { now = now + seconds }
+
+    func set(_ instant: Instant) { now = instant }
+
+    /// The clock as the code under test takes it.
+    var read: () -> Instant { { self.now } }
+}

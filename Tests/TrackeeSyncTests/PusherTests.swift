@@ -16,8 +16,22 @@ final class MemoryService: TimeService {
     /// answer lost on the way back).
     var loseNextCreateAnswer = false
     var calls: [String] = []
+    /// Ids kept from an earlier run are in use: the first `forgetKeptIDs`
+    /// forgets them.
+    var keptIDsInUse = false
+
+    func forgetKeptIDs() -> Bool {
+        guard keptIDsInUse else { return false }
+        keptIDsInUse = false
+        calls.append("forget")
+        return true
+    }
+
+    /// Counts every call as a request, as the real services do.
+    var quota: RequestQuota?
 
     func take(_ operation: String) throws(ServiceFailure) {
+        try quota?.take(.workspace)
         calls.append(operation)
         if var queued = failures[operation], !queued.isEmpty {
             let failure = queued.removeFirst()
@@ -340,5 +354,101 @@ extension PusherTests {
         #expect(service.held == ["\(day.seconds + 3600) retried"])
         #expect(try store.entry(id: discarded).description == "discarded")
         #expect(try summary().failed == 0)
+    }
+}
+
+extension PusherTests {
+    @Test func aQuotaStopsThePushSetsNothingAsideAndTheTargetWaitsUntilItAllowsMore() throws {
+        for h in 0..<5 { try add("task \(h)", hour: Int64(h)) }
+        let now = day + 86_400
+        service.failures["create"] = [.rateLimited(retryAfter: nil), .quota(QuotaWait(service: "Clockify", until: now + 1800, left: 0, limit: 30))]
+        // The 429 is waited out in the push (a second); the quota's half hour is not.
+        let sleeps = SleepLog()
+        let report = try pusher(at: now, sleeps: sleeps).push()
+        #expect(sleeps.seconds == [1])
+        #expect([report.pushed, report.failed, report.conflicts, report.queued] as [Int] == [0, 0, 0, 5])
+        #expect(report.stopped == .quota(QuotaWait(service: "Clockify", until: now + 1800, left: 0, limit: 30)))
+        let summary = try summary()
+        #expect([summary.queued, summary.failed, summary.conflicts] as [Int] == [5, 0, 0])
+        #expect(summary.retryAt == now + 1800)
+        #expect(summary.waitingForQuota)
+        // A quota is no failure: the backoff of an unreachable service does not grow.
+        #expect(try store.targetBackoff("work").failures == 0)
+        // Before then nothing goes out.
+        let calls = service.calls.count
+        let early = try pusher(at: now + 1799).push()
+        #expect(early.stopped == .quota(QuotaWait(service: "the service", until: now + 1800, left: 0, limit: 0)))
+        #expect(service.calls.count == calls)
+        let later = try pusher(at: now + 1800).push()
+        #expect([later.pushed, later.queued] as [Int] == [5, 0])
+        #expect(later.stopped == nil)
+        #expect(service.held.count == 5)
+        #expect(try self.summary().waitingForQuota == false)
+    }
+
+    @Test func aShortQuotaWaitIsSleptThroughInThePush() throws {
+        try add("task", hour: 0)
+        let now = day + 86_400
+        service.failures["create"] = [.quota(QuotaWait(service: "Clockify", until: now + 40, left: 0, limit: 30))]
+        let sleeps = SleepLog()
+        let report = try pusher(at: now, sleeps: sleeps).push()
+        #expect(sleeps.seconds == [40])
+        #expect([report.pushed, report.queued] as [Int] == [1, 0])
+    }
+
+    @Test func updatesOfOnePushAreCheckedWithOneListing() throws {
+        let ids = try (0..<4).map { try add("task \($0)", hour: Int64($0)) }
+        _ = try pusher(at: day + 86_400).push()
+        for id in ids { _ = try store.edit(id, EntryChanges(description: "edited \(id)"), now: day + 86_400 + 60) }
+        service.calls = []
+        let report = try pusher(at: day + 86_400 + 120).push()
+        #expect([report.pushed, report.conflicts] as [Int] == [4, 0])
+        #expect(service.calls == ["entries", "update", "update", "update", "update"])
+    }
+}
+
+extension PusherTests {
+    @Test func aRefusalWhileKeptIdsAreInUseIsTriedOnceMoreWithIdsLookedUpAnew() throws {
+        try add("stale project", hour: 0)
+        try add("next", hour: 1)
+        service.keptIDsInUse = true
+        service.failures["create"] = [.rejected(status: 400, message: "project not found")]
+        let first = try pusher(at: day + 86_400).push()
+        #expect(service.calls == ["create", "forget", "create", "create"])
+        #expect([first.pushed, first.failed, first.queued] as [Int] == [2, 0, 0])
+        // A 403 with a workspace id of another account's.
+        try add("stale workspace", hour: 2)
+        service.keptIDsInUse = true
+        service.calls = []
+        service.failures["create"] = [.unauthorized("HTTP 403")]
+        let second = try pusher(at: day + 86_400).push()
+        #expect(service.calls == ["create", "forget", "create"])
+        #expect(second.pushed == 1)
+        #expect(second.stopped == nil)
+        // Ids looked up this run are no excuse: the refusal stands.
+        try add("refused", hour: 3)
+        service.calls = []
+        service.failures["create"] = [.rejected(status: 400, message: "too long")]
+        let third = try pusher(at: day + 86_400).push()
+        #expect(service.calls == ["create"])
+        #expect([third.pushed, third.failed] as [Int] == [0, 1])
+    }
+}
+
+extension PusherTests {
+    @Test func theHoursRequestsAreKeptAsThePushGoesSoAKilledRunStillCounts() throws {
+        for h in 0..<3 { try add("task \(h)", hour: Int64(h)) }
+        let now = day + 86_400
+        let quota = RequestQuota(service: "Clockify", limits: [.workspace: 30], clock: { now })
+        service.quota = quota
+        var kept: [Int] = []
+        let pusher = Pusher(store: store, target: PushTarget(name: "work", projects: [:]), service: service, clock: { now },
+                            quota: quota)
+        let report = try pusher.push { done, _ in
+            if done > 0 { kept.append((try? self.store.quotaUse(target: "work", since: now - 3600)[.workspace]) ?? -1) }
+        }
+        #expect(report.pushed == 3)
+        #expect(kept == [1, 2, 3])
+        #expect(try store.quotaRequests(target: "work", since: now - 3600) == [QuotaRequests(scope: .workspace, at: now, count: 3)])
     }
 }

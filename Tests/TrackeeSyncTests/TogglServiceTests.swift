@@ -242,9 +242,38 @@ import TrackeeTestSupport
     @Test func anotherRefusalCarriesTheServicesMessageWithoutTheToken() throws {
         let fake = try start()
         let service = toggl(fake)
-        try fake.fail(["match": "^POST .*/time_entries$", "mode": "status", "status": 402,
-                       "message": "token \(secretToken) is over its quota"])
+        try fake.fail(["match": "^POST .*/time_entries$", "mode": "status", "status": 409,
+                       "message": "token \(secretToken) is not welcome"])
         #expect(serviceFailure { try service.create(pushed("Docs", monday(), monday(minutes: 30))) }
-            == .rejected(status: 402, message: "token (token) is over its quota"))
+            == .rejected(status: 409, message: "token (token) is not welcome"))
+    }
+
+    @Test func a402IsTheQuotaWithTheWaitItsHeadersGive() throws {
+        let fake = try start()
+        let now = ManualTime(monday())
+        try fake.setClock(now.seconds)
+        try fake.setQuota(workspace: 2, user: nil)
+        // Counted by the fake only: trackee's own count allows more.
+        let quota = RequestQuota(service: "Toggl Track", limits: [.workspace: 100, .user: 30], clock: now.read)
+        let service = TogglService(baseURL: fake.baseURL, token: secretToken, workspace: "My Company", createMissing: false,
+                                   quota: quota)
+        _ = try service.identity()
+        _ = try service.create(pushed("one", monday(), monday(minutes: 30)))
+        #expect(quota.left(.workspace) == 1)
+        now.advance(600)
+        try fake.setClock(now.seconds)
+        _ = try service.create(pushed("two", monday(minutes: 30), monday(minutes: 60)))
+        // The headers said none is left: the next create does not go out.
+        #expect(quota.left(.workspace) == 0)
+        let before = try fake.lastRequest()
+        #expect(serviceFailure { try service.create(pushed("three", monday(minutes: 60), monday(minutes: 90))) }
+            == .quota(QuotaWait(service: "Toggl Track", until: monday() + 3000 + 600, left: 0, limit: 100)))
+        #expect(try fake.lastRequest() == before)
+        // A 402 itself (another program used the quota) waits as long as the fake says.
+        let other = TogglService(baseURL: fake.baseURL, token: secretToken, workspace: "My Company", createMissing: false,
+                                 quota: RequestQuota(service: "Toggl Track", limits: [:], clock: now.read))
+        #expect(serviceFailure { try other.create(pushed("three", monday(minutes: 60), monday(minutes: 90))) }
+            == .quota(QuotaWait(service: "Toggl Track", until: monday() + 3600, left: 0, limit: 0)))
+        #expect(try fake.log(since: before) == ["GET /me 200", "GET /me/workspaces 200", "POST /workspaces/7654321/time_entries 402"])
     }
 }
