@@ -69,18 +69,34 @@ struct SeriesRule: Sendable {
     /// (``Libical/Rule/monthlyWeekday``), so a window's instances are
     /// computed rather than walked through libical.
     var monthly: (interval: Int, weekday: Int, ordinal: Int)?
+    /// For a DAILY, WEEKLY, MONTHLY or YEARLY rule without BYWEEKNO: its
+    /// instances worked out in Swift (``RuleExpansion``); other rules are
+    /// walked through libical.
+    var expansion: RuleExpansion?
 
     /// A pattern longer than this is not worth keeping; the rule is walked.
     static let largestPattern = 4096
 
+    /// Nil when neither ``RuleExpansion`` nor libical can expand the rule
+    /// from this start.
     init?(_ rule: Libical.Rule, line: Int, start: TimeValue) {
-        guard let iterator = Libical.Iterator(rule.unbounded, start: start) else { return nil }
         self.rule = rule
         self.line = line
+        expansion = RuleExpansion(rule.parts, start: start)
         monthly = rule.monthlyWeekday
-        guard let days = rule.periodDays else { return }
-        let end = LocalDateTime(date: start.local.date.adding(days: days), hour: start.local.hour,
-                                minute: start.local.minute, second: start.local.second)
+        let end = rule.periodDays.map {
+            LocalDateTime(date: start.local.date.adding(days: $0), hour: start.local.hour, minute: start.local.minute,
+                          second: start.local.second)
+        }
+        if let expansion {
+            guard let days = rule.periodDays, let end else { return }
+            let walls = expansion.walls(from: start.local, through: LocalDateTime(secondsSinceEpoch: end.secondsSinceEpoch - 1),
+                                        until: nil, counted: false)
+            if walls.count <= Self.largestPattern { pattern = (days, walls) }
+            return
+        }
+        guard let iterator = Libical.Iterator(rule.unbounded, start: start) else { return nil }
+        guard let days = rule.periodDays, let end else { return }
         var walls: [LocalDateTime] = []
         while let wall = iterator.next(), wall < end {
             walls.append(wall)

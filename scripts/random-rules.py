@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Checks trackee's RRULE expansion against recurring-ical-events on random rules.
+
+Makes SEED-determined random rules across FREQ, INTERVAL, BYDAY (with and
+without ordinals), BYMONTHDAY, BYMONTH, BYSETPOS, BYHOUR, COUNT, UNTIL and
+WKST, each on a DTSTART in one of several zones (most with DST). Each
+DTSTART is moved to the rule's first instance (as python-dateutil finds it
+from a random start), so every set is defined. The rules go, a batch per
+.ics file, to `trackee calendar list FILE --from --to --json` and to the
+package (through conformance.py's oracle, one fresh process per file), over
+a five-year window and a six-week one (which makes trackee jump into a
+rule instead of walking it from DTSTART), and each rule's sets of start
+instants are compared.
+
+Usage: scripts/random-rules.py TRACKEE_BIN [--seed N] [--rules N] [--batch N] [--verbose]
+Exit status: 0 when every rule agrees or differs only as README
+("Calendar conformance") documents; 1 otherwise.
+"""
+import argparse
+import datetime as dt
+import os
+import random
+import signal
+import sys
+import tempfile
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from dateutil import rrule as du
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import conformance  # noqa: E402  (its oracle and its trackee runner)
+
+ZONES = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "America/Santiago"]
+DAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+WINDOWS = [((2024, 6, 1), (2029, 6, 1)), ((2027, 3, 1), (2027, 4, 12))]
+
+
+def documented(rule):
+    """Why the package is wrong by RFC 5545 on this rule, or None."""
+    parts = dict(p.split("=", 1) for p in rule.split(";"))
+    days = parts.get("BYDAY", "").split(",") if "BYDAY" in parts else []
+    ordinal = [d for d in days if len(d) > 2]
+    if parts["FREQ"] in ("MONTHLY", "YEARLY") and ordinal and len(ordinal) < len(days):
+        return ("BYDAY mixing weekdays with and without an ordinal: 3.3.10 makes each entry a day of the set "
+                "(\"BYDAY=MO,1TU\" is every Monday and the first Tuesday); the package keeps only days "
+                "that are both, which is none")
+    if parts["FREQ"] == "WEEKLY" and "BYSETPOS" in parts:
+        return ("WEEKLY BYSETPOS in DTSTART's week: 3.3.10 has BYSETPOS count \"within the interval\", the "
+                "whole week from WKST; the package counts only from DTSTART's day in that first week")
+    return None
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def random_rule(rng, all_day):
+    freq = rng.choices(["YEARLY", "MONTHLY", "WEEKLY", "DAILY"], [25, 30, 25, 20])[0]
+    parts = [f"FREQ={freq}"]
+    if rng.random() < 0.45:
+        parts.append(f"INTERVAL={rng.choice([1, 2, 2, 3, 4, 5])}")
+    months = []
+    if rng.random() < (0.3 if freq != "YEARLY" else 0.5):
+        months = sorted(rng.sample(range(1, 13), rng.choice([1, 1, 2, 3, 4])))
+        parts.append("BYMONTH=" + ",".join(map(str, months)))
+    if rng.random() < 0.35:
+        # Days every BYMONTH month has, so that the rule has instances.
+        longest = min([31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] for m in months) if months else 31
+        pool = list(range(1, longest + 1)) + [-1, -1, -2, -3, -7, -10]
+        parts.append("BYMONTHDAY=" + ",".join(map(str, rng.sample(pool, rng.choice([1, 1, 2, 3])))))
+    if rng.random() < 0.55:
+        chosen = rng.sample(DAYS, rng.choice([1, 1, 2, 3, 5]))
+        entries = []
+        for day in chosen:
+            if freq in ("MONTHLY", "YEARLY") and rng.random() < 0.55:
+                if freq == "MONTHLY" or months:
+                    n = rng.choice([1, 2, 3, 4, 5, -1, -1, -2, -5])
+                else:
+                    n = rng.choice([1, 2, 10, 20, 26, 52, 53, -1, -2, -10, -52, -53])
+                entries.append(f"{n}{day}")
+            else:
+                entries.append(day)
+        parts.append("BYDAY=" + ",".join(entries))
+    if not all_day and rng.random() < 0.3:
+        parts.append("BYHOUR=" + ",".join(map(str, sorted(rng.sample(range(24), rng.choice([1, 2, 3]))))))
+    if rng.random() < 0.3:
+        parts.append("BYSETPOS=" + ",".join(map(str, rng.sample([1, 2, 3, -1, -1, -2, -3], rng.choice([1, 1, 2])))))
+    if rng.random() < 0.3:
+        parts.append(f"WKST={rng.choice(DAYS)}")
+    tail = parts[1:]
+    rng.shuffle(tail)  # the parts may come in any order after FREQ
+    return ";".join(parts[:1] + tail)
+
+
+def make_rule(rng, index):
+    """One rule, moved to its first instance, as (uid, zone, lines of its VEVENT, rule text)."""
+    while True:
+        zone = ZONES[index % len(ZONES)]
+        all_day = rng.random() < 0.1
+        rule = random_rule(rng, all_day)
+        start = dt.datetime(rng.choice([2025, 2026]), rng.randint(1, 12), rng.randint(1, 28),
+                            0 if all_day else rng.randint(0, 23), 0 if all_day else rng.choice([0, 15, 30, 45]))
+        # A rule with no instance makes python-dateutil search to the year
+        # 9999; a rule with one finds it in milliseconds.
+        signal.setitimer(signal.ITIMER_REAL, 0.4)
+        try:
+            instances = []
+            for x in du.rrulestr(rule, dtstart=start):
+                if x > start + dt.timedelta(days=6 * 366) or len(instances) >= 30:
+                    break
+                instances.append(x)
+        except (Timeout, ValueError):
+            instances = []
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if not instances:
+            continue
+        first = instances[0]
+        bounded = rule
+        if rng.random() < 0.3:
+            bounded += f";COUNT={rng.randint(1, 25)}"
+        elif rng.random() < 0.45:
+            # UNTIL on an instance (it is inclusive), or just before or after one.
+            pick = instances[rng.randrange(len(instances))]
+            pick += rng.choice([dt.timedelta(0), dt.timedelta(0), dt.timedelta(seconds=-1), dt.timedelta(hours=1)])
+            if all_day:
+                bounded += f";UNTIL={pick:%Y%m%d}"
+            else:
+                utc = pick.replace(tzinfo=ZoneInfo(zone)).astimezone(dt.timezone.utc)
+                bounded += f";UNTIL={utc:%Y%m%dT%H%M%SZ}"
+        uid = f"rule-{index:05d}"
+        if all_day:
+            dtstart = f"DTSTART;VALUE=DATE:{first:%Y%m%d}"
+        else:
+            dtstart = f"DTSTART;TZID={zone}:{first:%Y%m%dT%H%M%S}"
+        lines = ["BEGIN:VEVENT", f"UID:{uid}", "DTSTAMP:20260101T000000Z", dtstart,
+                 "DURATION:P1D" if all_day else "DURATION:PT30M", f"RRULE:{bounded}", f"SUMMARY:{uid}", "END:VEVENT"]
+        return uid, zone, lines, bounded, dtstart
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("trackee")
+    parser.add_argument("--seed", type=int, default=5545)
+    parser.add_argument("--rules", type=int, default=1200)
+    parser.add_argument("--batch", type=int, default=60)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    signal.signal(signal.SIGALRM, _alarm)
+
+    rng = random.Random(args.seed)
+    made = [make_rule(rng, i) for i in range(args.rules)]
+    by_zone = {}
+    for entry in made:
+        by_zone.setdefault(entry[1], []).append(entry)
+
+    agree, documented_rules, differ = 0, [], []
+    with tempfile.TemporaryDirectory(prefix="trackee-random-rules-") as folder:
+        for zone, entries in by_zone.items():
+            local = ZoneInfo(zone)
+            windows = [(int(dt.datetime(*a, tzinfo=local).timestamp()), int(dt.datetime(*b, tzinfo=local).timestamp()))
+                       for a, b in WINDOWS]
+            for at in range(0, len(entries), args.batch):
+                batch = entries[at:at + args.batch]
+                path = Path(folder) / f"{zone.replace('/', '-')}-{at // args.batch}.ics"
+                text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//trackee//random rules//EN"]
+                for entry in batch:
+                    text += entry[2]
+                text.append("END:VCALENDAR")
+                path.write_text("\r\n".join(text) + "\r\n")
+                theirs = conformance.oracle(path, zone, windows)
+                problems = {entry[0]: [] for entry in batch}
+                for window, expected in zip(windows, theirs):
+                    ours = conformance.trackee(args.trackee, path, zone, *window)
+                    if "error" in expected or "error" in ours:
+                        for uid in problems:
+                            problems[uid].append(f"package {expected.get('error', 'ok')}; trackee {ours.get('error', 'ok')}")
+                        continue
+                    for uid in problems:
+                        a = sorted(s for u, s in expected["occurrences"] if u == uid)
+                        b = sorted(s for u, s in ours["occurrences"] if u == uid)
+                        if a != b:
+                            only_a = sorted(set(a) - set(b))
+                            only_b = sorted(set(b) - set(a))
+                            problems[uid].append(
+                                f"{conformance.iso(window[0], zone)[:10]}..{conformance.iso(window[1], zone)[:10]}: "
+                                f"package {len(a)}, trackee {len(b)}; only package: "
+                                + ", ".join(conformance.iso(s, zone) for s in only_a[:3])
+                                + "; only trackee: " + ", ".join(conformance.iso(s, zone) for s in only_b[:3]))
+                for uid, zone_, _, rule, dtstart in batch:
+                    if not problems[uid]:
+                        agree += 1
+                        if args.verbose:
+                            print(f"agree     {uid} {zone_} {dtstart} {rule}")
+                        continue
+                    reason = documented(rule)
+                    if reason:
+                        documented_rules.append(uid)
+                        print(f"differs   {uid} {zone_} {dtstart} RRULE:{rule}: documented: {reason}")
+                    else:
+                        differ.append(uid)
+                        print(f"DIFFERS   {uid} {zone_} {dtstart} RRULE:{rule}")
+                    for p in problems[uid]:
+                        print(f"          {p}")
+    print(f"\n{agree} of {len(made)} random rules (seed {args.seed}, {len(ZONES)} zones) agree with "
+          f"recurring-ical-events; {len(documented_rules)} differ as documented; {len(differ)} differ otherwise")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
