@@ -50,7 +50,14 @@ struct RecurrenceParts: Sendable {
 /// does not give default to DTSTART's: its month day (and month, for
 /// YEARLY), or its weekday (WEEKLY).
 ///
-/// BYWEEKNO and frequencies below a day are left to libical (no
+/// An HOURLY, MINUTELY or SECONDLY rule steps from DTSTART's hour,
+/// minute or second by INTERVAL on the wall clock; each step is an
+/// interval whose set is its minutes and seconds (BYMINUTE and BYSECOND
+/// expanding where the table says), kept when its day passes the BY parts
+/// above and its hour, minute and second pass BYHOUR, BYMINUTE and
+/// BYSECOND where those limit.
+///
+/// BYWEEKNO, and sub-daily rules on a DATE, are left to libical (no
 /// expansion: the initializer answers nil).
 struct RuleExpansion: Sendable {
     private let frequency: RecurrenceParts.Frequency
@@ -74,13 +81,23 @@ struct RuleExpansion: Sendable {
     private let setPositions: [Int]
     /// The first day of the week holding DTSTART (WEEKLY).
     private let firstWeek: Int64
+    /// For a sub-daily rule, the seconds of its unit (an hour, a minute,
+    /// a second); 0 otherwise. Its `times` are then seconds into a step.
+    private let unit: Int64
+    /// BYHOUR, BYMINUTE and BYSECOND where they limit a sub-daily rule:
+    /// bit `n` set for each value; 0 where they do not.
+    private let hourLimit: UInt32
+    private let minuteLimit: UInt64
+    private let secondLimit: UInt64
 
     init?(_ parts: RecurrenceParts, start: TimeValue) {
-        switch parts.frequency {
-        case .daily, .weekly, .monthly, .yearly: break
-        case .hourly, .minutely, .secondly: return nil
+        unit = switch parts.frequency {
+            case .hourly: 3600
+            case .minutely: 60
+            case .secondly: 1
+            default: 0
         }
-        guard parts.byWeekNo.isEmpty else { return nil }
+        guard parts.byWeekNo.isEmpty, unit == 0 || !start.isDate else { return nil }
         frequency = parts.frequency
         interval = max(1, parts.interval)
         count = max(0, parts.count)
@@ -113,7 +130,19 @@ struct RuleExpansion: Sendable {
         ordinalsInMonth = parts.frequency == .monthly || !byMonth.isEmpty
         monthDays = byMonthDay.filter { $0 != 0 && (-31...31).contains($0) }
         yearDays = parts.byYearDay.filter { $0 != 0 && (-366...366).contains($0) }
-        if start.isDate {
+        func mask<T: FixedWidthInteger>(_ values: [Int], _ range: ClosedRange<Int>) -> T {
+            values.filter(range.contains).reduce(0) { $0 | T(1) << $1 }
+        }
+        hourLimit = unit == 0 ? 0 : mask(parts.byHour, 0...23)
+        minuteLimit = unit == 0 || unit == 3600 ? 0 : mask(parts.byMinute, 0...59)
+        secondLimit = unit == 1 ? mask(parts.bySecond, 0...60) : 0
+        if unit != 0 {
+            let minutes = unit == 3600 ? (parts.byMinute.isEmpty ? [first.minute] : parts.byMinute.filter { (0...59).contains($0) }) : [0]
+            let seconds = unit >= 60 ? (parts.bySecond.isEmpty ? [first.second] : parts.bySecond.filter { (0...60).contains($0) }) : [0]
+            var times: Set<Int64> = []
+            for m in minutes { for s in seconds { times.insert(Int64(m * 60 + s)) } }
+            self.times = times.sorted()
+        } else if start.isDate {
             // A DATE has no time of day for BYHOUR and the like to change.
             times = [Int64(first.hour * 3600 + first.minute * 60 + first.second)]
         } else {
@@ -134,18 +163,18 @@ struct RuleExpansion: Sendable {
     func walls(from low: LocalDateTime, through high: LocalDateTime, until: LocalDateTime?, counted: Bool = true)
         -> [LocalDateTime]
     {
-        let limit = counted ? count : 0
-        let (lowSeconds, highSeconds) = (low.secondsSinceEpoch, high.secondsSinceEpoch)
-        let untilSeconds = until?.secondsSinceEpoch ?? .max
-        let last = min(highSeconds, untilSeconds)
-        var step = limit == 0 ? firstStep(atOrBefore: low) : 0
-        var produced = 0
-        var walls: [LocalDateTime] = []
+        var found = Found(limit: counted ? count : 0, low: low.secondsSinceEpoch, high: high.secondsSinceEpoch,
+                          until: until?.secondsSinceEpoch ?? .max, first: firstSeconds)
+        if unit != 0 {
+            subDaily(&found, low: low)
+            return found.walls
+        }
+        var step = found.limit == 0 ? firstStep(atOrBefore: low) : 0
         var candidates: [Int64] = []
         var days: [Int64] = []
-        while step <= RuleWalk.countedLimit {
+        for _ in 0..<RuleWalk.countedLimit {
             let (begin, end) = span(step)
-            if begin * 86_400 > last { break }
+            if begin * 86_400 > found.last { break }
             days.removeAll(keepingCapacity: true)
             var day = begin
             while day <= end {
@@ -156,27 +185,96 @@ struct RuleExpansion: Sendable {
             if setPositions.isEmpty {
                 for day in days { for time in times { candidates.append(day * 86_400 + time) } }
             } else {
-                let size = days.count * times.count
-                for position in setPositions {
-                    let index = position > 0 ? position - 1 : size + position
-                    guard index >= 0 && index < size else { continue }
-                    candidates.append(days[index / times.count] * 86_400 + times[index % times.count])
-                }
-                candidates.sort()
+                pick(days.count * times.count, into: &candidates) { days[$0 / times.count] * 86_400 + times[$0 % times.count] }
             }
+            if !found.take(candidates) { break }
+            step += 1
+        }
+        return found.walls
+    }
+
+    /// ``walls(from:through:until:counted:)`` for an HOURLY, MINUTELY or
+    /// SECONDLY rule. A step whose day, hour or minute fails a limit skips
+    /// to the first step of the next day, hour or minute.
+    private func subDaily(_ found: inout Found, low: LocalDateTime) {
+        let base = firstSeconds - (firstSeconds % unit + unit) % unit
+        let length = unit * Int64(interval)
+        func stepAtOrAfter(_ seconds: Int64) -> Int64 { max(0, (seconds - base + length - 1) / length) }
+        var step: Int64 = found.limit == 0 ? max(0, (low.secondsSinceEpoch - base) / length) : 0
+        var candidates: [Int64] = []
+        for _ in 0..<RuleWalk.countedLimit {
+            let start = base + step * length
+            if start > found.last { return }
+            let day = start >= 0 ? start / 86_400 : (start - 86_399) / 86_400
+            let second = start - day * 86_400
+            if !matches(day) {
+                step = max(step + 1, stepAtOrAfter((day + 1) * 86_400))
+                continue
+            }
+            if hourLimit != 0 && hourLimit & (UInt32(1) << (second / 3600)) == 0 {
+                step = max(step + 1, stepAtOrAfter(day * 86_400 + (second / 3600 + 1) * 3600))
+                continue
+            }
+            if minuteLimit != 0 && minuteLimit & (UInt64(1) << (second % 3600 / 60)) == 0 {
+                step = max(step + 1, stepAtOrAfter(day * 86_400 + (second / 60 + 1) * 60))
+                continue
+            }
+            if secondLimit != 0 && secondLimit & (UInt64(1) << (second % 60)) == 0 {
+                step += 1
+                continue
+            }
+            candidates.removeAll(keepingCapacity: true)
+            if setPositions.isEmpty {
+                for time in times { candidates.append(start + time) }
+            } else {
+                pick(times.count, into: &candidates) { start + times[$0] }
+            }
+            if !found.take(candidates) { return }
+            step += 1
+        }
+    }
+
+    /// BYSETPOS: the members of an interval's ordered set of `size` that
+    /// its positions name, in order.
+    private func pick(_ size: Int, into candidates: inout [Int64], _ member: (Int) -> Int64) {
+        for position in setPositions {
+            let index = position > 0 ? position - 1 : size + position
+            guard index >= 0 && index < size else { continue }
+            candidates.append(member(index))
+        }
+        candidates.sort()
+    }
+
+    /// The instances kept so far, and where to stop.
+    private struct Found {
+        let limit: Int
+        let low: Int64
+        let high: Int64
+        let until: Int64
+        let first: Int64
+        var last: Int64 { min(high, until) }
+        var produced = 0
+        var walls: [LocalDateTime] = []
+
+        init(limit: Int, low: Int64, high: Int64, until: Int64, first: Int64) {
+            (self.limit, self.low, self.high, self.until, self.first) = (limit, low, high, until, first)
+        }
+
+        /// Takes one interval's instances, ascending; false once nothing
+        /// later can be kept.
+        mutating func take(_ candidates: [Int64]) -> Bool {
             var previous: Int64?
             for wall in candidates where wall != previous {
                 previous = wall
-                if wall > untilSeconds { return walls }
-                if wall < firstSeconds { continue }
+                if wall > until { return false }
+                if wall < first { continue }
                 produced += 1
-                if limit > 0 && produced > limit { return walls }
-                if wall > highSeconds { return walls }
-                if wall >= lowSeconds { walls.append(LocalDateTime(secondsSinceEpoch: wall)) }
+                if limit > 0 && produced > limit { return false }
+                if wall > high { return false }
+                if wall >= low { walls.append(LocalDateTime(secondsSinceEpoch: wall)) }
             }
-            step += 1
+            return true
         }
-        return walls
     }
 
     /// The step whose interval holds `low`, or the last before it.

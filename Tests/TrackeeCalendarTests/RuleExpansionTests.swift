@@ -97,6 +97,24 @@ struct RuleExpansionTests {
         ])
     }
 
+    @Test func hourlyStepsKeepTheirPhaseThroughBYHOUR() throws {
+        // Every fifth hour from 07:45 is at 07:45 again every fifth day; libical gave every day.
+        let found = try series("20260106T074500", "FREQ=HOURLY;INTERVAL=5;BYHOUR=7;COUNT=3")
+            .occurrences("2026-01-01T00:00:00+01:00", "2026-02-01T00:00:00+01:00")
+        #expect(starts(found) == ["2026-01-06T07:45:00+01:00", "2026-01-11T07:45:00+01:00", "2026-01-16T07:45:00+01:00"])
+    }
+
+    @Test func hourlyByMonthDayKeepsTheStepsOfThatDay() throws {
+        // Every fifth hour from 03:00 on 29 October, on the month's third-last day only.
+        let found = try series("20261029T030000", "FREQ=HOURLY;INTERVAL=5;BYMONTHDAY=-3;COUNT=8")
+            .occurrences("2026-10-01T00:00:00+02:00", "2027-01-01T00:00:00+01:00")
+        #expect(starts(found) == [
+            "2026-10-29T03:00:00+01:00", "2026-10-29T08:00:00+01:00", "2026-10-29T13:00:00+01:00",
+            "2026-10-29T18:00:00+01:00", "2026-10-29T23:00:00+01:00", "2026-11-28T03:00:00+01:00",
+            "2026-11-28T08:00:00+01:00", "2026-11-28T13:00:00+01:00",
+        ])
+    }
+
     // Where recurring-ical-events is wrong by RFC 5545 (README, "Calendar
     // conformance"), trackee's answer is pinned here.
 
