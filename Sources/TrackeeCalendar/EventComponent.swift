@@ -59,19 +59,16 @@ struct SeriesRule: Sendable {
     var rule: Libical.Rule
     var line: Int
     /// For a rule whose instances repeat every few days on the wall clock
-    /// (``Libical/Rule/periodDays``): that many days, and the instances
-    /// libical gives for the first span of them from DTSTART. Later spans
-    /// are these moved by whole spans, so a year of a daily meeting costs
-    /// no walk through libical (whose Debian build does every step of the
-    /// walk through ICU's calendar).
+    /// (``Libical/Rule/periodDays``): that many days, and the instances of
+    /// the first span of them from DTSTART. Later spans are these moved by
+    /// whole spans, so a year of a daily meeting costs no walk.
     var pattern: (days: Int, walls: [LocalDateTime])?
     /// For a monthly rule on the n-th (or n-th last) weekday of the month
     /// (``Libical/Rule/monthlyWeekday``), so a window's instances are
     /// computed rather than walked through libical.
     var monthly: (interval: Int, weekday: Int, ordinal: Int)?
-    /// For a DAILY, WEEKLY, MONTHLY or YEARLY rule without BYWEEKNO: its
-    /// instances worked out in Swift (``RuleExpansion``); other rules are
-    /// walked through libical.
+    /// For a rule without BYWEEKNO: its instances worked out in Swift
+    /// (``RuleExpansion``); other rules are walked through libical.
     var expansion: RuleExpansion?
 
     /// A pattern longer than this is not worth keeping; the rule is walked.

@@ -30,20 +30,21 @@ struct RecurrenceParts: Sendable {
     var weekStart = 1
 }
 
-/// The instances of a DAILY, WEEKLY, MONTHLY or YEARLY rule, worked out
-/// on DTSTART's wall clock as RFC 5545 3.3.10 describes rather than walked
-/// through libical, which ignores BYSETPOS in DAILY and WEEKLY rules,
-/// gives a YEARLY BYMONTHDAY without BYMONTH once a year instead of every
-/// month, and refuses rules such as BYDAY with an ordinal beside
-/// BYMONTHDAY.
+/// The instances of a recurrence rule, worked out on DTSTART's wall clock
+/// as RFC 5545 3.3.10 describes rather than walked through libical, which
+/// ignores BYSETPOS in DAILY and WEEKLY rules, gives a YEARLY BYMONTHDAY
+/// without BYMONTH once a year instead of every month, loses an HOURLY
+/// rule's steps behind BYHOUR, and refuses rules such as BYDAY with an
+/// ordinal beside BYMONTHDAY.
 ///
 /// Each interval of the rule (the year, month, week from WKST, or day of
 /// every INTERVAL-th step from DTSTART's) gives the days that pass every
 /// BY part. BYMONTH, BYMONTHDAY, BYYEARDAY and BYDAY expand or limit as
 /// the RFC's table says, which comes to the same thing as keeping the
 /// days of the interval that match them all, where a YEARLY BYMONTHDAY
-/// without BYMONTH matches in every month, and BYDAY with an ordinal
-/// counts in the month (MONTHLY, or YEARLY with BYMONTH) or in the year.
+/// without BYMONTH matches in every month, and a day matches BYDAY when it
+/// matches any of its entries (one with an ordinal counts in the month,
+/// for MONTHLY or YEARLY with BYMONTH, or else in the year).
 /// Those days at every BYHOUR, BYMINUTE and BYSECOND time (DTSTART's when
 /// absent), in order, are the interval's set; BYSETPOS then picks from
 /// that whole set, before DTSTART, UNTIL and COUNT cut it. Parts a rule
