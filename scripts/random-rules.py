@@ -35,7 +35,8 @@ from dateutil import rrule as du
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import conformance  # noqa: E402  (its oracle and its trackee runner)
 
-ZONES = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "America/Santiago"]
+# UTC is written as DTSTART:…Z, the others with TZID.
+ZONES = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "America/Santiago", "UTC"]
 DAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 WINDOWS = [((2024, 6, 1), (2029, 6, 1)), ((2027, 3, 1), (2027, 4, 12))]
 
@@ -163,6 +164,8 @@ def make_rule(rng, index):
         uid = f"rule-{index:05d}"
         if all_day:
             dtstart = f"DTSTART;VALUE=DATE:{first:%Y%m%d}"
+        elif zone == "UTC":
+            dtstart = f"DTSTART:{first:%Y%m%dT%H%M%S}Z"
         else:
             dtstart = f"DTSTART;TZID={zone}:{first:%Y%m%dT%H%M%S}"
         lines = ["BEGIN:VEVENT", f"UID:{uid}", "DTSTAMP:20260101T000000Z", dtstart,
