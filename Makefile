@@ -76,7 +76,8 @@ bench: build
 	@bench/sync/run.sh $(BIN)
 
 # Recurrence expansion checked against the recurring-ical-events package on
-# the calendars its test suite ships (README: "Calendar conformance").
+# the calendars its test suite ships and on seeded random rules (README:
+# "Calendar conformance").
 CONFORMANCE_VENV = .build-conformance/venv
 conformance: deps
 	@scripts/install-deps.sh python3-venv
@@ -85,6 +86,7 @@ conformance: deps
 	@$(CONFORMANCE_VENV)/bin/pip install -q recurring-ical-events==3.8.2 icalendar==7.3.0 \
 		python-dateutil==2.9.0.post0 x-wr-timezone==2.0.1
 	$(CONFORMANCE_VENV)/bin/python scripts/conformance.py .build/debug/trackee
+	$(CONFORMANCE_VENV)/bin/python scripts/random-rules.py .build/debug/trackee
 
 # `make install` builds the release binaries first. Given BIN and SYNC_BIN
 # on the command line it installs those as they are, without building (the

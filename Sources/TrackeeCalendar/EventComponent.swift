@@ -59,28 +59,41 @@ struct SeriesRule: Sendable {
     var rule: Libical.Rule
     var line: Int
     /// For a rule whose instances repeat every few days on the wall clock
-    /// (``Libical/Rule/periodDays``): that many days, and the instances
-    /// libical gives for the first span of them from DTSTART. Later spans
-    /// are these moved by whole spans, so a year of a daily meeting costs
-    /// no walk through libical (whose Debian build does every step of the
-    /// walk through ICU's calendar).
+    /// (``Libical/Rule/periodDays``): that many days, and the instances of
+    /// the first span of them from DTSTART. Later spans are these moved by
+    /// whole spans, so a year of a daily meeting costs no walk.
     var pattern: (days: Int, walls: [LocalDateTime])?
     /// For a monthly rule on the n-th (or n-th last) weekday of the month
     /// (``Libical/Rule/monthlyWeekday``), so a window's instances are
     /// computed rather than walked through libical.
     var monthly: (interval: Int, weekday: Int, ordinal: Int)?
+    /// For a rule without BYWEEKNO: its instances worked out in Swift
+    /// (``RuleExpansion``); other rules are walked through libical.
+    var expansion: RuleExpansion?
 
     /// A pattern longer than this is not worth keeping; the rule is walked.
     static let largestPattern = 4096
 
+    /// Nil when neither ``RuleExpansion`` nor libical can expand the rule
+    /// from this start.
     init?(_ rule: Libical.Rule, line: Int, start: TimeValue) {
-        guard let iterator = Libical.Iterator(rule.unbounded, start: start) else { return nil }
         self.rule = rule
         self.line = line
+        expansion = RuleExpansion(rule.parts, start: start)
         monthly = rule.monthlyWeekday
-        guard let days = rule.periodDays else { return }
-        let end = LocalDateTime(date: start.local.date.adding(days: days), hour: start.local.hour,
-                                minute: start.local.minute, second: start.local.second)
+        let end = rule.periodDays.map {
+            LocalDateTime(date: start.local.date.adding(days: $0), hour: start.local.hour, minute: start.local.minute,
+                          second: start.local.second)
+        }
+        if let expansion {
+            guard let days = rule.periodDays, let end else { return }
+            let walls = expansion.walls(from: start.local, through: LocalDateTime(secondsSinceEpoch: end.secondsSinceEpoch - 1),
+                                        until: nil, counted: false)
+            if walls.count <= Self.largestPattern { pattern = (days, walls) }
+            return
+        }
+        guard let iterator = Libical.Iterator(rule.unbounded, start: start) else { return nil }
+        guard let days = rule.periodDays, let end else { return }
         var walls: [LocalDateTime] = []
         while let wall = iterator.next(), wall < end {
             walls.append(wall)

@@ -262,3 +262,43 @@ extension Libical.Rule {
     }
 }
 
+
+extension Libical.Rule {
+    /// The rule's parts as Swift values, for ``RuleExpansion``.
+    var parts: RecurrenceParts {
+        let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func list<T>(_ values: T) -> [Int16] {
+            withUnsafeBytes(of: values) { Array($0.bindMemory(to: Int16.self).prefix { $0 != none }) }
+        }
+        func iso(_ day: icalrecurrencetype_weekday) -> Int {
+            let sundayFirst = Int(day.rawValue)  // 1 Sunday … 7 Saturday
+            return sundayFirst == 1 ? 7 : sundayFirst - 1
+        }
+        let frequency: RecurrenceParts.Frequency =
+            switch raw.freq {
+            case ICAL_SECONDLY_RECURRENCE: .secondly
+            case ICAL_MINUTELY_RECURRENCE: .minutely
+            case ICAL_HOURLY_RECURRENCE: .hourly
+            case ICAL_DAILY_RECURRENCE: .daily
+            case ICAL_WEEKLY_RECURRENCE: .weekly
+            case ICAL_MONTHLY_RECURRENCE: .monthly
+            default: .yearly
+            }
+        var parts = RecurrenceParts(frequency: frequency)
+        parts.interval = max(1, Int(raw.interval))
+        parts.count = max(0, Int(raw.count))
+        parts.bySecond = list(raw.by_second).map(Int.init)
+        parts.byMinute = list(raw.by_minute).map(Int.init)
+        parts.byHour = list(raw.by_hour).map(Int.init)
+        parts.byDay = list(raw.by_day).map {
+            RecurrenceParts.Weekday(day: iso(icalrecurrencetype_day_day_of_week($0)), ordinal: Int(icalrecurrencetype_day_position($0)))
+        }
+        parts.byMonthDay = list(raw.by_month_day).map(Int.init)
+        parts.byYearDay = list(raw.by_year_day).map(Int.init)
+        parts.byWeekNo = list(raw.by_week_no).map(Int.init)
+        parts.byMonth = list(raw.by_month).map { Int(icalrecurrencetype_month_month($0)) }
+        parts.bySetPos = list(raw.by_set_pos).map(Int.init)
+        if raw.week_start != ICAL_NO_WEEKDAY { parts.weekStart = iso(raw.week_start) }
+        return parts
+    }
+}

@@ -2,7 +2,8 @@ import TrackeeCore
 
 /// Every component of one UID: the event or series itself (the master) and
 /// the overrides of single instances. This is where recurrence is worked
-/// out; libical only walks the RRULEs.
+/// out; ``RuleExpansion`` (or, for the rules it leaves, libical) gives each
+/// RRULE's instances.
 ///
 /// The recurrence set (RFC 5545 3.8.5) is DTSTART, every RRULE instance
 /// and every RDATE, less every EXDATE. Instances are told apart by their
@@ -246,6 +247,9 @@ struct RuleWalk {
         if let untilWall, low > untilWall { return [] }
         if let pattern = seriesRule.pattern { return repeating(pattern, low: low, high: high) }
         if let monthly = seriesRule.monthly, rule.count == 0 { return monthlyWalls(monthly, low: low, high: high) }
+        if let expansion = seriesRule.expansion {
+            return expansion.walls(from: low, through: high, until: untilWall)
+        }
         var from = start.value
         var jump: LocalDateTime?
         if rule.count == 0 && low > start.value.local {

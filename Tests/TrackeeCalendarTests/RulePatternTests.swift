@@ -4,10 +4,10 @@ import TrackeeCore
 
 @testable import TrackeeCalendar
 
-/// Daily and weekly rules are expanded by repeating the instances libical
-/// gives for their first span (`SeriesRule.pattern`) instead of walking
-/// libical to the window. These tests hold that shortcut to libical's own
-/// walk, rule by rule and window by window.
+/// Daily and weekly rules are expanded by repeating the instances of their
+/// first span (`SeriesRule.pattern`) instead of walking to the window.
+/// These tests hold that shortcut to the walk (`RuleExpansion`), rule by
+/// rule and window by window.
 @Suite struct RulePatternTests {
 
     static let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
@@ -35,7 +35,7 @@ import TrackeeCore
         return parts.joined(separator: ";")
     }
 
-    @Test func patternsGiveWhatLibicalsWalkGivesForThousandsOfRulesAndWindows() throws {
+    @Test func patternsGiveWhatTheWalkGivesForThousandsOfRulesAndWindows() throws {
         let zone = try Zone(identifier: "Europe/Prague")
         var g = SeededGenerator(seed: 20_261_123)
         var compared = 0
@@ -98,8 +98,8 @@ import TrackeeCore
 }
 
 /// Monthly rules on the n-th (or n-th last) weekday of the month are
-/// computed month by month instead of walked through libical; held to
-/// libical's own walk the same way.
+/// computed month by month instead of walked; held to the walk
+/// (`RuleExpansion`) the same way.
 @Suite struct MonthlyWeekdayTests {
     static func randomRule(_ g: inout SeededGenerator, start: LocalDateTime) -> String {
         let ordinal = g.pick([-5, -4, -3, -2, -1, 1, 2, 3, 4, 5])
@@ -112,7 +112,7 @@ import TrackeeCore
         return parts.joined(separator: ";")
     }
 
-    @Test func computedMonthsGiveWhatLibicalsWalkGives() throws {
+    @Test func computedMonthsGiveWhatTheWalkGives() throws {
         let zone = try Zone(identifier: "Europe/Prague")
         var g = SeededGenerator(seed: 5_545_2026)
         var compared = 0
