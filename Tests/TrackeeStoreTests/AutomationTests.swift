@@ -59,21 +59,15 @@ import TrackeeCore
     }
 
     @Test func aCalendarFiringFromBeforeOffsetKeysStandsForEveryOffsetOfItsEdge() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.sqlite3").path
         // A store as the release before offset keys left it: its -5m trigger
         // fired the standup's start under the key without the offset.
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v7-add-keys")
-            try queue.write { db in
-                try db.execute(
-                    sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, 'meet', ?, ?, 'meet')",
-                    arguments: ["meet@cal:work:standup:-:start", nine.seconds - 300, nine.seconds - 300])
-            }
+        let old = try OlderStore(upTo: "v7-add-keys") { db in
+            try db.execute(
+                sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, 'meet', ?, ?, 'meet')",
+                arguments: ["meet@cal:work:standup:-:start", nine.seconds - 300, nine.seconds - 300])
         }
+        defer { withExtendedLifetime(old) {} }
+        let path = old.path
         let store = try Store(path: path)
         func fire(_ key: String, former: String?) throws -> Bool {
             try store.fire(key: key, formerKey: former, rule: "meet", occurred: nine, description: key, intents: [], now: nine) != nil

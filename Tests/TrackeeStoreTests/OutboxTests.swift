@@ -107,24 +107,17 @@ import TrackeeCore
 
 extension OutboxTests {
     @Test func aStoreFromBeforeQuotasKeepsItsQueueAndBackoffAndCountsRequestsFromThen() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.sqlite3").path
         // A store as the release before quotas left it: one queued entry,
         // and a target offline until ten.
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(queue, upTo: "v9-fix-milliseconds")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO sync_target (name, service, since, cursor, retry_at, failures, last_error)
-                    VALUES ('work', 'toggl', 0, 0, ?, 3, 'Toggl Track did not answer');
-                    INSERT INTO outbox (target, entry_id, op, seq) VALUES ('work', 7, 'put', 1);
-                    """, arguments: [nine.seconds + 3600])
-            }
+        let old = try OlderStore(upTo: "v9-fix-milliseconds") { db in
+            try db.execute(sql: """
+                INSERT INTO sync_target (name, service, since, cursor, retry_at, failures, last_error)
+                VALUES ('work', 'toggl', 0, 0, ?, 3, 'Toggl Track did not answer');
+                INSERT INTO outbox (target, entry_id, op, seq) VALUES ('work', 7, 'put', 1);
+                """, arguments: [nine.seconds + 3600])
         }
-        let store = try Store(path: path)
+        defer { withExtendedLifetime(old) {} }
+        let store = try Store(path: old.path)
         let summary = try store.outboxSummaries()[0]
         #expect([summary.queued, summary.failed] as [Int] == [1, 0])
         #expect(summary.retryAt == nine + 3600)

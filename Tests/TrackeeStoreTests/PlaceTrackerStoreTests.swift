@@ -23,21 +23,15 @@ struct PlaceTrackerStoreTests {
     /// A store from before the milliseconds were kept: its trackers read
     /// as at the start of their seconds, and the store opens as it did.
     @Test func trackersKeptBeforeMillisecondsReadAsWholeSeconds() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("old.sqlite3").path
-        let old = try DatabaseQueue(path: path)
-        try Schema.migrator.migrate(old, upTo: "v7-add-keys")
-        try old.write { db in
+        let old = try OlderStore(upTo: "v7-add-keys") { db in
             try db.execute(sql: """
                 INSERT INTO place_tracker (place, arrive_dwell, leave_dwell, state, since, candidate, candidate_time,
                                            candidate_latitude, candidate_longitude, candidate_accuracy, last_fix)
                 VALUES ('home', 0, 0, 'inside', 1795420980, 'outside', 1795420985, 50.01, 14.0, NULL, 1795420986)
                 """)
         }
-        try old.close()
-        let store = try Store(path: path)
+        defer { withExtendedLifetime(old) {} }
+        let store = try Store(path: old.path)
         let candidate = PlaceTracker.Candidate(
             state: .outside, fix: Fix(time: FixTime(second + 5), latitude: 50.01, longitude: 14, accuracy: nil))
         #expect(try store.placeTrackers() == [

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TrackeeCore
 @testable import TrackeeStore
 
@@ -15,6 +16,28 @@ final class TemporaryStore {
     }
 
     var path: String { store.path }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// A store file as an older release left it: migrated only up to
+/// `migration`, with `fill` run on it, in a fresh temporary directory
+/// removed when it is released (keep it alive while the store is open).
+/// Open it with `Store(path:)` to upgrade it.
+final class OlderStore {
+    let directory: URL
+    let path: String
+
+    init(upTo migration: String, _ fill: (Database) throws -> Void) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("trackee-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("old.sqlite3").path
+        let queue = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(queue, upTo: migration)
+        try queue.write(fill)
+        try queue.close()
+    }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 }
