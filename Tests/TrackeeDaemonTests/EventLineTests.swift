@@ -66,23 +66,33 @@ extension EventLine {
             == .log(reason: "notify-send is not installed (Debian: libnotify-bin)"))
     }
 
-    @Test func withABusNotifySendGetsTitleAndBodyAsSeparateArguments() {
+    @Test func withABusNotifySendGetsTitleAndBodyAsSeparateArguments() throws {
         // /bin/true stands in for notify-send in a folder on PATH.
-        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x", "PATH": NotifySendStub.directory]
+        let stub = try NotifySendStub()
+        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x", "PATH": stub.directory]
         #expect(NotificationRoute.choose(title: "Lunch; rm -rf ~", body: "$(id)", environment: env)
-            == .desktop([NotifySendStub.directory + "/notify-send", "--app-name=trackee", "--", "Lunch; rm -rf ~", "$(id)"]))
+            == .desktop([stub.directory + "/notify-send", "--app-name=trackee", "--", "Lunch; rm -rf ~", "$(id)"]))
         #expect(NotificationRoute.choose(title: "Only a title", body: "", environment: env)
-            == .desktop([NotifySendStub.directory + "/notify-send", "--app-name=trackee", "--", "Only a title"]))
+            == .desktop([stub.directory + "/notify-send", "--app-name=trackee", "--", "Only a title"]))
     }
 }
 
-/// A folder holding an executable named notify-send.
-enum NotifySendStub {
-    static let directory: String = {
-        let dir = "/tmp/trackee-notify-send-stub"
-        mkdir(dir, 0o755)
-        let path = dir + "/notify-send"
-        if access(path, X_OK) != 0 { symlink("/bin/true", path) }
-        return dir
-    }()
+/// A temporary folder holding an executable named notify-send (a link to
+/// /bin/true), removed with its link when released.
+final class NotifySendStub {
+    let directory: String
+
+    struct Failed: Error {}
+
+    init() throws {
+        var template = Array("/tmp/trackee-notify-send-stub.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failed() }
+        directory = String(cString: made)
+        guard symlink("/bin/true", directory + "/notify-send") == 0 else { throw Failed() }
+    }
+
+    deinit {
+        unlink(directory + "/notify-send")
+        rmdir(directory)
+    }
 }
