@@ -16,7 +16,8 @@ extension Trackee {
             discussion: """
                 Entries whose start lies in [--from, --to) are written in start order. \
                 Clockify reads dates and times by the importing workspace's settings, \
-                so match --date-format and --time-format to them.
+                so match --date-format and --time-format to them. \
+                --json is refused (status 64): for JSON, use --format json.
                 """)
 
         @OptionGroup var common: CommonOptions
