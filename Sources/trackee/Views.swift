@@ -81,14 +81,15 @@ struct ClientView: Encodable {
     }
 }
 
-/// The JSON form of a project; money is a decimal string, as in summaries.
+/// The JSON form of a project. The rate is a whole number of cents, so a
+/// script does arithmetic on it without parsing a decimal string.
 struct ProjectView: Encodable {
     var id: Int64
     var name: String
     var client: String?
     var type: String?
     var billable: Bool
-    var rate: String?
+    var rate_cents: Int64?
     var entries: Int
 
     init(_ p: Project) {
@@ -97,7 +98,7 @@ struct ProjectView: Encodable {
         client = p.client
         type = p.type
         billable = p.billable
-        rate = p.rateCents.map(money)
+        rate_cents = p.rateCents
         entries = p.entries
     }
 }

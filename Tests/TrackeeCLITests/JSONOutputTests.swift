@@ -32,9 +32,9 @@ import Testing
         (["projects"], []),
         (["projects", "list", "-c", "Acme"], []),
         (["projects", "add", "Web", "-c", "Acme", "--rate", "50", "--billable", "--type", "work"],
-         ["billable", "client", "entries", "id", "name", "rate", "type"]),
-        (["projects", "rename", "Web", "Site", "-c", "Acme"], ["billable", "client", "entries", "id", "name", "rate", "type"]),
-        (["projects", "edit", "Site", "--rate", "60"], ["billable", "client", "entries", "id", "name", "rate", "type"]),
+         ["billable", "client", "entries", "id", "name", "rate_cents", "type"]),
+        (["projects", "rename", "Web", "Site", "-c", "Acme"], ["billable", "client", "entries", "id", "name", "rate_cents", "type"]),
+        (["projects", "edit", "Site", "--rate", "60"], ["billable", "client", "entries", "id", "name", "rate_cents", "type"]),
         (["projects", "delete", "Site"], ["action", "clients", "entries", "projects"]),
         (["summary"], ["from", "grouping", "lines", "to", "total_seconds"]),
     ]
@@ -62,7 +62,7 @@ import Testing
         let t = try Sandbox(now: "2026-11-20 12:00")
         #expect(try t.run("projects", "add", "Web", "-c", "Acme", "--rate", "50", "--billable", "--type", "work").status == 0)
         #expect(try t.run("projects", "--json").json() == .array([.object([
-            "id": 1, "name": "Web", "client": "Acme", "type": "work", "billable": true, "rate": "50.00", "entries": 0,
+            "id": 1, "name": "Web", "client": "Acme", "type": "work", "billable": true, "rate_cents": 5000, "entries": 0,
         ])]))
         #expect(try t.run("clients", "--json").json() == .array([.object([
             "id": 1, "name": "Acme", "projects": 1, "entries": 0,
