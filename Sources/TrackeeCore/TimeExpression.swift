@@ -8,6 +8,10 @@ public enum TimeExpression {
     /// - local wall time in `zone`: `2026-11-20 11:03`, `2026-11-20T11:03:15`,
     ///   `11:03` or `9:05` (today), `yesterday 11:03`, `today 11:03`, `tomorrow 11:03`;
     /// - the start of a local day: `2026-11-20`, `today`, `yesterday`, `tomorrow`;
+    /// - a weekday, `monday` or `mon`: the coming one, or today if today is
+    ///   that day; `next monday` is strictly after today and `last monday`
+    ///   strictly before it; alone it is the start of that local day, and it
+    ///   takes a wall time as the named days do: `monday 09:00`, `last fri 17:30`;
     /// - `now`;
     /// - relative to `now`, in elapsed seconds: `-2h`, `-1h30m`, `+15m`, `90m ago`,
     ///   `1h 30m ago`, `2 hours ago`, `30 min ago`, with units s/sec/second(s),
@@ -60,8 +64,7 @@ private struct TimeScanner {
         if bytes.isEmpty { return nil }
         if let instant = attempt({ $0.relative(now: now) }) { return instant }
         if eatWord("now") { return now }
-        for (word, days) in [("yesterday", -1), ("today", 0), ("tomorrow", 1)] where eatWord(word) {
-            let date = zone.localDate(now).adding(days: days)
+        if let date = attempt({ $0.namedDay(today: zone.localDate(now)) }) {
             if atEnd { return zone.startOfDay(date) }
             guard skipSpaces() > 0, let time = timeOfDay() else { return nil }
             return zone.instant(for: LocalDateTime(date: date, hour: time.hour, minute: time.minute, second: time.second))
@@ -131,6 +134,42 @@ private struct TimeScanner {
         let start = index
         while index < bytes.count, Self.isLetter(bytes[index]) { index += 1 }
         return Self.units[String(decoding: bytes[start..<index], as: UTF8.self)]
+    }
+
+    // MARK: Named days
+
+    /// `today`, `yesterday`, `tomorrow`, `monday` (the coming one, or today),
+    /// `next monday` (strictly after today) and `last monday` (strictly before).
+    private mutating func namedDay(today: LocalDate) -> LocalDate? {
+        for (word, days) in [("yesterday", -1), ("today", 0), ("tomorrow", 1)] where eatWord(word) {
+            return today.adding(days: days)
+        }
+        let direction: Int
+        if eatWord("next") {
+            direction = 1
+        } else if eatWord("last") {
+            direction = -1
+        } else {
+            direction = 0
+        }
+        if direction != 0, skipSpaces() == 0 { return nil }
+        guard let weekday = weekday() else { return nil }
+        // Days from today forward to the weekday, 0 when today is that day.
+        let ahead = (weekday.rawValue - today.weekday + 7) % 7
+        switch direction {
+        case 1: return today.adding(days: ahead == 0 ? 7 : ahead)
+        case -1: return today.adding(days: ahead == 0 ? -7 : ahead - 7)
+        default: return today.adding(days: ahead)
+        }
+    }
+
+    /// A weekday's full English name or its first three letters; longer
+    /// prefixes such as `tues` are refused so the grammar stays two forms.
+    private mutating func weekday() -> Weekday? {
+        for day in Weekday.allCases {
+            if eatWord(day.fullName) || eatWord(String(day.fullName.prefix(3))) { return day }
+        }
+        return nil
     }
 
     // MARK: Dates and times

@@ -18,7 +18,8 @@ public enum Weekday: Int, Sendable, CaseIterable, Codable {
         fullName.prefix(1).uppercased() + fullName.dropFirst().prefix(2)
     }
 
-    private var fullName: String {
+    /// `monday`, `tuesday`, …, as typed in times and rules.
+    var fullName: String {
         switch self {
         case .monday: "monday"
         case .tuesday: "tuesday"

@@ -7,7 +7,9 @@ struct Trackee: ParsableCommand {
         abstract: "Track time from the terminal, from scripts and from automations.",
         discussion: """
             Times accept ISO 8601 with an offset (2026-11-20T11:03+01:00), local \
-            2026-11-20 11:03, 11:03 (today), yesterday 11:03, -2h and 90m ago. \
+            2026-11-20 11:03, 11:03 (today), yesterday 11:03, -2h and 90m ago, and \
+            days by name: today, tomorrow, monday or mon (the coming one, or today), \
+            next monday, last fri, each alone (its 00:00) or with a time (monday 9:00). \
             The store is $XDG_DATA_HOME/trackee/trackee.sqlite3 unless --store or \
             TRACKEE_STORE says otherwise. See trackee(1).
             """,
