@@ -17,7 +17,7 @@ extension Trackee {
                 leave transitions of the track in --feed, in time order, \
                 as if each were noticed on time. Prints every firing with its intents and what \
                 notify and run actions would do (nothing is shown or run), then the resulting \
-                timesheet. The real store is never opened.
+                timesheet; with --json, all of it as one object. The real store is never opened.
                 """)
 
         @OptionGroup var common: CommonOptions
@@ -52,8 +52,11 @@ extension Trackee {
                 let runner = session.runner(store, performSideEffects: false)
                 let count = automation.ruleSet.rules.filter(\.enabled).count
                 let events = timeline.count { if case .places = $0 { false } else { true } }
-                session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
-                                 + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
+                if !session.out.json {
+                    session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
+                                     + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
+                }
+                var firings: [SimulatedFiring] = []
                 for step in timeline {
                     let reports: [Runner.Report]
                     switch step {
@@ -68,9 +71,17 @@ extension Trackee {
                         try store.savePlaceTrackers(trackers)
                         continue
                     }
-                    for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
+                    if session.out.json {
+                        firings += reports.map { SimulatedFiring($0, session: session) }
+                    } else {
+                        for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
+                    }
                 }
-                try printTimesheet(store, from: start, to: end, session)
+                if session.out.json {
+                    try emitSimulation(store, from: start, to: end, rules: count, events: events, firings: firings, session)
+                } else {
+                    try printTimesheet(store, from: start, to: end, session)
+                }
             }
         }
 
@@ -145,6 +156,41 @@ extension Trackee {
                 ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
 
+        /// The whole simulation as one JSON object (trackee(1), JSON OUTPUT).
+        struct View: Encodable {
+            var from: String
+            var to: String
+            var rules: Int
+            var events: Int
+            var firings: [SimulatedFiring]
+            var entries: [EntryView]
+            var totals: [Total]
+            var total_seconds: Int64
+        }
+
+        /// Time per project in the timesheet.
+        struct Total: Encodable {
+            var project: String?
+            var client: String?
+            var seconds: Int64
+        }
+
+        private func emitSimulation(_ store: Store, from: Instant, to: Instant, rules: Int, events: Int,
+                                    firings: [SimulatedFiring], _ session: Session) throws {
+            let entries = try store.log(limit: 10_000).reversed().map { e in
+                var view = EntryView(e, session: session)
+                // A timer still running counts up to the end of the window, not to the real now.
+                view.duration_seconds = (e.end ?? to) - e.start
+                return view
+            }
+            let lines = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
+            session.out.emit(View(
+                from: session.zone.iso8601(from), to: session.zone.iso8601(to), rules: rules, events: events,
+                firings: firings, entries: entries,
+                totals: lines.map { Total(project: $0.name, client: $0.client, seconds: $0.seconds) },
+                total_seconds: lines.reduce(0) { $0 + $1.seconds }))
+        }
+
         private func printTimesheet(_ store: Store, from: Instant, to: Instant, _ session: Session) throws {
             let entries = try store.log(limit: 10_000).reversed()
             session.out.line("")
@@ -163,6 +209,37 @@ extension Trackee {
             }
             session.out.line("  total: \(session.duration(total))")
         }
+    }
+}
+
+/// A firing of a simulation as JSON: a ``FiringView`` and what its
+/// `notify` and `run` actions would have done.
+struct SimulatedFiring: Encodable {
+    var rule: String
+    var key: String
+    var time: String
+    var status: String
+    var outcomes: [String]
+    var error: String?
+    var would_notify: [String]?
+    var would_run: [[String]]?
+
+    init(_ report: Runner.Report, session: Session) {
+        let firing = FiringView(report, session: session)
+        (rule, key, time, status, outcomes, error) = (firing.rule, firing.key, firing.time, firing.status, firing.outcomes, firing.error)
+        var notify: [String] = []
+        var run: [[String]] = []
+        if case .fired = report.status {
+            for action in report.firing.actions {
+                switch action {
+                case .intent: break
+                case .notify(let title, let body): notify.append(title + (body.map { ": \($0)" } ?? ""))
+                case .run(let argv, _): run.append(argv)
+                }
+            }
+        }
+        would_notify = notify.isEmpty ? nil : notify
+        would_run = run.isEmpty ? nil : run
     }
 }
 
