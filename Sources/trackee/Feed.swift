@@ -77,6 +77,12 @@ struct FeedCounts: Encodable {
     var rejected: Int { IgnoredReason.allCases.reduce(0) { $0 + (ignored[$1.rawValue] ?? 0) } }
 
     mutating func ignore(_ reason: String) { ignored[reason, default: 0] += 1 }
+
+    /// Reasons the decoder refuses a whole fix, a position with its time,
+    /// rather than a line that holds none: these count among `fixes`, as a
+    /// stale or inaccurate fix does, so a file of fixes says how many it had
+    /// whatever became of them.
+    static let refusedFixes: Set<IgnoredReason> = [.future, .simulator, .deadReckoning]
 }
 
 /// One run of `trackee feed`: decoders, the place source, the store, the
@@ -146,6 +152,7 @@ struct FeedRun {
                 try fire(outcome.events)
                 if !outcome.changed.isEmpty && !dryRun { try store.savePlaceTrackers(outcome.changed) }
             case .ignored(let reason, let message):
+                if FeedCounts.refusedFixes.contains(reason) { counts.fixes += 1 }
                 counts.ignore(reason.rawValue)
                 warn("\(name):\(line): \(message)")
             case .notLocation:
@@ -157,6 +164,11 @@ struct FeedRun {
     private mutating func fire(_ events: [TriggerEvent]) throws {
         for event in events {
             guard case .place(let p) = event.kind else { continue }
+            // A crossing no rule waits for (a leave shorter than every
+            // leave rule's dwell) only keeps the place's state: it is not
+            // shown or counted, so feed, its dry run and simulate --feed
+            // report the same transitions.
+            guard automation.engine.considers(event, zone: session.zone) else { continue }
             // One place crossing is one transition, however many dwells
             // (`for:`) the rules watch it with.
             let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.source.rawValue)"

@@ -46,7 +46,7 @@ import Testing
         let json = try t.run("feed", "--json", "--strict", "--rules", "rules.yaml", "garmin.nmea")
         #expect(json.status == 65)
         #expect(try json.json() == parsedJSON("""
-            {"lines": 11, "fixes": 0, "used": 0, "ignored": {"simulator": 3, "dead_reckoning": 2, "not_a_fix": 1},
+            {"lines": 11, "fixes": 5, "used": 0, "ignored": {"simulator": 3, "dead_reckoning": 2, "not_a_fix": 1},
              "transitions": 0, "fired": 0}
             """))
     }
