@@ -226,7 +226,12 @@ struct SimulatedFiring: Encodable {
 
     init(_ report: Runner.Report, session: Session) {
         let firing = FiringView(report, session: session)
-        (rule, key, time, status, outcomes, error) = (firing.rule, firing.key, firing.time, firing.status, firing.outcomes, firing.error)
+        rule = firing.rule
+        key = firing.key
+        time = firing.time
+        status = firing.status
+        outcomes = firing.outcomes
+        error = firing.error
         var notify: [String] = []
         var run: [[String]] = []
         if case .fired = report.status {

@@ -159,7 +159,8 @@ import Testing
             let r = try t.run(arguments + ["--json"])
             #expect(r.status == status, "\(r)")
             #expect(r.lines.count == 1, "\(r)")
-            seen[command, default: []].formUnion(Self.keys(of: try r.json()))
+            let json = try r.json()
+            seen[command, default: []].formUnion(Self.keys(of: json))
         }
 
         for (command, keys) in seen.sorted(by: { $0.key < $1.key }) {
