@@ -3,6 +3,7 @@ import Foundation
 import TrackeeCore
 import TrackeeDaemon
 import TrackeeLocation
+import TrackeeRules
 import TrackeeStore
 
 extension FeedFormat: ListedArgument {}
@@ -95,6 +96,8 @@ struct FeedRun {
     let runner: Runner
     var source: PlaceSource
     var counts = FeedCounts()
+    /// Places a `place:` condition asks about: rules see their plain state.
+    let conditionPlaces: Set<String>
     private var warnings = 0
     private var scratch: Scratch?
     private var shownTransitions: Set<String> = []
@@ -104,6 +107,7 @@ struct FeedRun {
         self.session = session
         self.automation = automation
         self.dryRun = dryRun
+        conditionPlaces = Self.placesInConditions(automation.ruleSet.rules)
         if dryRun {
             // A copy of the real store, if there is one, so transitions and
             // rules are judged as the real run would judge them (place
@@ -164,11 +168,13 @@ struct FeedRun {
     private mutating func fire(_ events: [TriggerEvent]) throws {
         for event in events {
             guard case .place(let p) = event.kind else { continue }
-            // A crossing no rule waits for (a leave shorter than every
-            // leave rule's dwell) only keeps the place's state: it is not
-            // shown or counted, so feed, its dry run and simulate --feed
-            // report the same transitions.
-            guard automation.engine.considers(event, zone: session.zone) else { continue }
+            // A crossing no rule sees (a leave shorter than every leave
+            // rule's dwell, at a place no place: condition names) only
+            // keeps the place's state: it is not shown or counted, so feed,
+            // its dry run and simulate --feed report the same transitions.
+            guard automation.engine.considers(event, zone: session.zone)
+                || (p.dwell == 0 && p.source == .fixes && conditionPlaces.contains(p.place))
+            else { continue }
             // One place crossing is one transition, however many dwells
             // (`for:`) the rules watch it with.
             let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.source.rawValue)"
@@ -191,6 +197,21 @@ struct FeedRun {
                     session.out.line(session.describe(report))
                 }
             }
+        }
+    }
+
+    /// The places named by the `place:` conditions of enabled rules, at any depth.
+    static func placesInConditions(_ rules: [Rule]) -> Set<String> {
+        func places(_ condition: Condition) -> Set<String> {
+            switch condition {
+            case .place(let name): [name]
+            case .any(let conditions), .all(let conditions): conditions.reduce(into: []) { $0.formUnion(places($1)) }
+            case .not(let inner): places(inner)
+            case .weekdays, .time, .focus, .timer: []
+            }
+        }
+        return rules.filter(\.enabled).reduce(into: []) { names, rule in
+            for condition in rule.conditions { names.formUnion(places(condition)) }
         }
     }
 

@@ -49,14 +49,14 @@ import Testing
         try t.write(Self.secondCapture, to: "second.nmea")
 
         // 08:03:02.25 is 1.9 s after 08:03:00.35: the dwell is not over,
-        // though whole seconds (02 − 00) would call it two. The one
-        // transition is the place's plain state, which no rule waits for.
+        // though whole seconds (02 − 00) would call it two, so no rule
+        // has seen a transition yet.
         let first = try t.run("feed", "--json", "--rules", "rules.yaml", "first.nmea")
         #expect(first.status == 0, "\(first)")
         #expect(first.stderr == "")
         #expect(try first.json() == parsedJSON("""
             {"lines": 70, "fixes": 35, "used": 33, "ignored": {"duplicate": 1, "out_of_order": 1},
-             "transitions": 1, "fired": 0}
+             "transitions": 0, "fired": 0}
             """))
         #expect(try FeedCommandTests().entries(t) == [])
 
