@@ -64,7 +64,8 @@ private struct TimeScanner {
         if bytes.isEmpty { return nil }
         if let instant = attempt({ $0.relative(now: now) }) { return instant }
         if eatWord("now") { return now }
-        if let date = attempt({ $0.namedDay(today: zone.localDate(now)) }) {
+        // Only a word can name a day; dates and clock times skip the names.
+        if Self.isLetter(bytes[index]), let date = attempt({ $0.namedDay(today: zone.localDate(now)) }) {
             if atEnd { return zone.startOfDay(date) }
             guard skipSpaces() > 0, let time = timeOfDay() else { return nil }
             return zone.instant(for: LocalDateTime(date: date, hour: time.hour, minute: time.minute, second: time.second))
