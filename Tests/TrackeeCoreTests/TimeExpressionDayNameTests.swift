@@ -68,6 +68,35 @@ struct TimeExpressionDayNameTests {
     }
 }
 
+@Suite("TimeExpression: every weekday from every day of a week")
+struct TimeExpressionDayNameWeekTests {
+    static let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+    /// Today is each day from Monday 2026-11-16 to Sunday 2026-11-22 at
+    /// 12:00 UTC; the expected day is found by stepping day by day from
+    /// today (bare: from today on; next: from tomorrow on; last: from
+    /// yesterday back) until the weekday matches.
+    @Test(arguments: 0..<7)
+    func bareNextAndLastAgreeWithAStepByStepSearch(_ offset: Int) throws {
+        let today = LocalDate(year: 2026, month: 11, day: 16).adding(days: offset)
+        let now = Instant(seconds: today.daysSinceEpoch * 86_400 + 43_200)
+        for (index, name) in Self.names.enumerated() {
+            let weekday = index + 1
+            func search(from start: Int, step: Int) -> Int64 {
+                var day = today.adding(days: start)
+                while day.weekday != weekday { day = day.adding(days: step) }
+                return day.daysSinceEpoch * 86_400
+            }
+            for (typed, expected) in [
+                (name, search(from: 0, step: 1)), (String(name.prefix(3)), search(from: 0, step: 1)),
+                ("next " + name, search(from: 1, step: 1)), ("last " + name, search(from: -1, step: -1)),
+            ] {
+                #expect(try TimeExpression.parse(typed, now: now, zone: .utc).seconds == expected, "\(typed) on \(today)")
+            }
+        }
+    }
+}
+
 @Suite("TimeExpression: weekday names across DST")
 struct TimeExpressionDayNameDSTTests {
     /// Thursday 2026-10-22 12:00 CEST; clocks go back on Sunday the 25th.
