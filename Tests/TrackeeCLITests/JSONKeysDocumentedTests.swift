@@ -53,6 +53,8 @@ import Testing
         ("calendar list", ["calendar", "list", "work", "--rules", "rules.yaml", "--from", "today", "--to", "+7d"], 0),
         ("feed", ["feed", "--rules", "rules.yaml", "fixes.csv"], 0),
         ("places", ["places", "--rules", "rules.yaml"], 0),
+        ("sync status", ["sync", "status"], 0),
+        ("sync backfill", ["sync", "backfill", "work", "--from", "2026-11-01", "--to", "now"], 0),
         // Last: the ticks start timers after the sandbox's now.
         ("tick", ["tick", "--rules", "rules.yaml"], 0),
         ("tick", ["tick", "--rules", "rules.yaml", "--now", "2026-11-21 10:00:20"], 0),
@@ -65,9 +67,7 @@ import Testing
         "run": "the daemon runs until stopped and logs as text",
         "sync push": "pushes to Clockify or Toggl Track over the network (SyncCommandTests, against a fake)",
         "sync check": "asks Clockify or Toggl Track over the network (SyncCommandTests, against a fake)",
-        "sync status": "shows targets a push has used (SyncCommandTests, against a fake)",
         "sync resolve": "needs a conflict a push found (SyncCommandTests, against a fake)",
-        "sync backfill": "needs a sync target with a token (SyncCommandTests, against a fake)",
     ]
 
     /// Documented keys the session cannot make appear, by command, and why.
@@ -76,6 +76,9 @@ import Testing
         "focus set": ["error": "only a firing whose intents fail has one"],
         "focus clear": ["error": "only a firing whose intents fail has one"],
         "simulate": ["error": "only a firing whose intents fail has one"],
+        "sync status": Dictionary(uniqueKeysWithValues: [
+            "entry", "state", "message", "last_success", "last_error", "last_error_at", "retry_at", "waiting_until",
+        ].map { ($0, "only a push (SyncPushTests, against a fake) leaves one") }),
     ]
 
     /// Objects whose keys are data (`feed`'s reasons), not field names.
@@ -125,6 +128,17 @@ import Testing
             do: [stop]
         """
 
+    /// A Toggl Track target, for `sync status` and `sync backfill`, which
+    /// read the store only.
+    static let settings = """
+        sync:
+          work:
+            service: toggl
+            workspace: "123456"
+            token_env: TOGGL_API_TOKEN
+            since: 2026-11-01
+        """
+
     /// A calendar with one line trackee reads past, for `warnings`.
     static let brokenCalendar = """
         BEGIN:VCALENDAR\r
@@ -154,6 +168,7 @@ import Testing
         let t = try RecipeTests.sandbox(now: "2026-11-20 12:00")
         try t.write(Self.rules, to: "rules.yaml")
         try t.write(Self.fixes, to: "fixes.csv")
+        try t.write(Self.settings, to: "config/trackee/config.yaml")
         try FileManager.default.createDirectory(atPath: t.path("home/.calendars/broken"), withIntermediateDirectories: true)
         try t.write(Self.brokenCalendar, to: "home/.calendars/broken/broken.ics")
 
