@@ -10,7 +10,7 @@ import TrackeeCore
 /// time up clip it to the window.
 ///
 ///     EntryFilter(from: monday, to: saturday, clients: ["Acme"])
-public struct EntryFilter: Sendable, Equatable {
+public struct EntryFilter: Sendable {
     /// The window's start; nil reaches back to the first entry.
     public var from: Instant?
     /// The window's end, not included; nil reaches to now and the running
@@ -31,4 +31,7 @@ public struct EntryFilter: Sendable, Equatable {
 
     /// True when no name narrows the entries (the window may still).
     public var namesNothing: Bool { projects.isEmpty && clients.isEmpty && tags.isEmpty }
+
+    /// True when neither a name nor the window narrows the entries.
+    public var keepsAll: Bool { namesNothing && from == nil && to == nil }
 }

@@ -32,7 +32,7 @@ public struct SummaryLine: Sendable, Equatable, Codable {
 
 /// What `summary` reports: the lines and the totals, which never mix
 /// billable and non-billable time.
-public struct Summary: Sendable, Equatable {
+public struct Summary: Sendable {
     public var lines: [SummaryLine]
     /// Time tracked, each moment once: by tag, an entry with two tags is
     /// in two lines but here once.

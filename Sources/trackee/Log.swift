@@ -80,7 +80,7 @@ extension Trackee {
                     return
                 }
                 if entries.isEmpty {
-                    let filtered = matching != EntryFilter()
+                    let filtered = !matching.keepsAll
                     session.out.line(cursor != nil ? (filtered ? "no older entries that match" : "no older entries")
                                      : (filtered ? "no entries match" : "no entries yet; `trackee start` begins one"))
                     return

@@ -47,7 +47,7 @@ extension Trackee {
                     return
                 }
                 if lines.isEmpty {
-                    session.out.line(matching == EntryFilter() ? "no tags yet; `trackee start -t TAG` tags a timer" : "no tagged time that matches")
+                    session.out.line(matching.keepsAll ? "no tags yet; `trackee start -t TAG` tags a timer" : "no tagged time that matches")
                     return
                 }
                 let width = lines.map { $0.name.count + 1 }.max() ?? 0
