@@ -11,7 +11,9 @@ extension Trackee {
                 With nothing running, starts a timer. With the same project, client, \
                 description and tags already running, prints "unchanged" and keeps the \
                 original start. With something else running, saves it and starts the \
-                new one in one step ("switched").
+                new one in one step ("switched"). A bare start (no project, client, \
+                description or tag) leaves a running timer as it is ("unchanged"); \
+                `trackee continue` starts the last entry again.
                 """)
 
         @OptionGroup var common: CommonOptions
