@@ -45,6 +45,16 @@ import Testing
         #expect(json["previous"] == .absent)
     }
 
+    @Test func aContinueUnderAKeyUsedBeforeChangesNothing() throws {
+        let t = try morning()
+        #expect(try t.run("continue", "1", "--key", "resume-1").lines == ["started Docs · user guide · #writing at 12:00"])
+        #expect(try t.run("stop", now: "2026-11-20 12:30").status == 0)
+        let again = try t.run("continue", "1", "--key", "resume-1", now: "2026-11-20 12:40")
+        #expect(again.status == 0)
+        #expect(again.lines == [#"started Docs · user guide · #writing at 12:00 — key "resume-1" was applied before; nothing changed"#])
+        #expect(try t.run("status", "--json", now: "2026-11-20 12:40").json()["running"] == .absent)
+    }
+
     @Test func continueRefusesWhenThereIsNothingOrNoSuchEntry() throws {
         let t = try Sandbox(now: "2026-11-20 12:00")
         let nothing = try t.run("continue")
