@@ -8,7 +8,8 @@ extension Store {
     ///
     /// - `start` with nothing running starts; with the same parameters
     ///   running it is `unchanged` and keeps the original start; with other
-    ///   parameters it stops and saves the running entry, then starts.
+    ///   parameters it stops and saves the running entry, then starts. A
+    ///   start without any parameter is `unchanged` whatever runs.
     /// - `stop` saves the running entry; `cancel` discards it; both are
     ///   `unchanged` when nothing runs.
     /// - A key already in the ledger changes nothing and reports the first
@@ -91,6 +92,12 @@ extension Store {
     private func applyStart(
         _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant
     ) throws -> IntentResult {
+        // A start that names nothing asks only that some timer runs, which
+        // the running one does; switching would save it short and start
+        // one without a project.
+        if let running, parameters == TimerParameters() {
+            return IntentResult(outcome: .unchanged, entry: try entry(db, running), logID: 0)
+        }
         let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
         let tags = Tags.encode(parameters.tags)
         var previous: Entry?

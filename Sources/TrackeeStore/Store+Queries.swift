@@ -10,19 +10,38 @@ public enum LogCursor: Sendable, Equatable {
 
 /// How summaries group time.
 public enum Grouping: String, Sendable, CaseIterable, Codable {
-    case project, client
+    case project, client, tag
 }
 
-/// One line of a summary: time in a span for a project or a client.
+/// One line of a summary: time in a span for a project, a client or a tag.
 public struct SummaryLine: Sendable, Equatable, Codable {
-    /// The project or client name; nil for time with no project or client.
+    /// The project, client or tag; nil for time with none.
     public var name: String?
     /// For project lines, the project's client.
     public var client: String?
     public var seconds: Int64
-    /// Hours times the hourly rate, in cents, when the project has a rate;
-    /// for a client, the sum over its projects that have one.
+    /// The part of `seconds` spent on billable projects.
+    public var billableSeconds: Int64
+    /// Hours times the hourly rate, in cents, summed over the billable
+    /// projects with a rate; nil when there are none. A non-billable
+    /// project's rate is never charged.
     public var amountCents: Int64?
+    /// How many entries the time comes from.
+    public var entries: Int
+}
+
+/// What `summary` reports: the lines and the totals, which never mix
+/// billable and non-billable time.
+public struct Summary: Sendable {
+    public var lines: [SummaryLine]
+    /// Time tracked, each moment once: by tag, an entry with two tags is
+    /// in two lines but here once.
+    public var seconds: Int64
+    public var billableSeconds: Int64
+    /// The amounts of the billable projects with a rate; nil when none.
+    public var amountCents: Int64?
+
+    public var nonBillableSeconds: Int64 { seconds - billableSeconds }
 }
 
 extension Store {
@@ -43,22 +62,38 @@ extension Store {
             billable: billable ?? false, rateCents: row["rate_cents"])
     }
 
-    /// Entries newest first: up to `limit`, older than `before` if given.
-    public func log(limit: Int, before: LogCursor? = nil) throws -> [Entry] {
+    /// Entries newest first: up to `limit`, older than `before` if given,
+    /// among those `filter` keeps (every entry overlapping its window).
+    public func log(limit: Int, before: LogCursor? = nil, filter: EntryFilter = EntryFilter()) throws -> [Entry] {
         try read { db in
             var sql = Store.entrySelect
+            var conditions: [String] = []
             var args: StatementArguments = []
             switch before {
             case nil: break
             case .time(let t):
-                sql += " WHERE e.start < ?"
-                args = [t.seconds]
+                conditions.append("e.start < ?")
+                _ = args.append(contentsOf: [t.seconds])
             case .entry(let id):
                 guard let start = try Int64.fetchOne(db, sql: "SELECT start FROM entry WHERE id = ?", arguments: [id])
                 else { throw StoreError.unknownEntry(id) }
-                sql += " WHERE (e.start < ? OR (e.start = ? AND e.id < ?))"
-                args = [start, start, id]
+                conditions.append("(e.start < ? OR (e.start = ? AND e.id < ?))")
+                _ = args.append(contentsOf: [start, start, id])
             }
+            if let from = filter.from {
+                conditions.append("(e.\"end\" > ? OR e.\"end\" IS NULL)")
+                _ = args.append(contentsOf: [from.seconds])
+            }
+            if let to = filter.to {
+                conditions.append("e.start < ?")
+                _ = args.append(contentsOf: [to.seconds])
+            }
+            if !filter.namesNothing {
+                let names = try condition(db, filter)
+                conditions.append(names.sql)
+                _ = args.append(contentsOf: names.arguments)
+            }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY e.start DESC, e.id DESC LIMIT ?"
             _ = args.append(contentsOf: [limit])
             return try Row.fetchAll(db, sql: sql, arguments: args).map(Store.entry(from:))
@@ -80,52 +115,117 @@ extension Store {
         }
     }
 
-    /// Time inside `span` per project or client, largest first. Entries are
-    /// clipped to the span; the running entry counts up to `now`.
-    public func summary(in span: Timespan, now: Instant, by grouping: Grouping) throws -> [SummaryLine] {
+    /// Seconds tracked inside `span` by the entries `filter` keeps (its
+    /// names; the span is the window), clipped to the span, the running
+    /// entry counted up to `now`.
+    public func total(in span: Timespan, now: Instant, matching filter: EntryFilter) throws -> Int64 {
+        filter.namesNothing
+            ? try total(in: span, now: now) : try summary(in: span, now: now, by: .project, matching: filter).seconds
+    }
+
+    /// Time inside `span` per project, client or tag, largest first, for
+    /// the entries `filter` keeps (its names; the span is the window).
+    /// Entries are clipped to the span; the running entry counts up to
+    /// `now`. By tag, an entry counts under each of its tags.
+    public func summary(in span: Timespan, now: Instant, by grouping: Grouping,
+                        matching filter: EntryFilter = EntryFilter()) throws -> Summary {
         try read { db in
+            // The span's bounds are numbers and go in as literals: the
+            // filter's arguments are positional, and each half of the
+            // union needs them once.
+            var names = ""
+            var args: StatementArguments = []
+            if !filter.namesNothing {
+                let condition = try condition(db, filter)
+                names = " AND " + condition.sql
+                args = condition.arguments + condition.arguments
+            }
+            let clip = #"SUM(MAX(0, MIN(ifnull(e."end", \#(now.seconds)), \#(span.end.seconds)) - MAX(e.start, \#(span.start.seconds))))"#
             // The end index finds the few entries that end after the span
             // starts (without INDEXED BY the planner scans every row); the
             // running entry, which has no end, comes from its own index.
+            // Grouping by tag list too lets one query serve every grouping.
             let rows = try Row.fetchAll(db, sql: """
-                SELECT p.name AS project, c.name AS client, p.rate_cents, t.secs
+                SELECT t.project_id, p.name AS project, c.name AS client, p.billable, p.rate_cents, t.tags, t.secs, t.n
                 FROM (
-                    SELECT e.project_id, SUM(MAX(0, MIN(ifnull(e."end", :now), :to) - MAX(e.start, :from))) AS secs
+                    SELECT e.project_id, e.tags, \(clip) AS secs, count(*) AS n
                     FROM (
-                        SELECT project_id, start, "end" FROM entry INDEXED BY entry_end
-                        WHERE "end" > :from AND start < :to
+                        SELECT e.project_id, e.tags, e.start, e."end" FROM entry AS e INDEXED BY entry_end
+                        WHERE e."end" > \(span.start.seconds) AND e.start < \(span.end.seconds)\(names)
                         UNION ALL
-                        SELECT project_id, start, "end" FROM entry WHERE "end" IS NULL AND start < :to
+                        SELECT e.project_id, e.tags, e.start, e."end" FROM entry AS e
+                        WHERE e."end" IS NULL AND e.start < \(span.end.seconds)\(names)
                     ) e
-                    GROUP BY e.project_id
+                    GROUP BY e.project_id, e.tags
                 ) t
                 LEFT JOIN project p ON p.id = t.project_id
                 LEFT JOIN client c ON c.id = p.client_id
-                """, arguments: ["now": now.seconds, "from": span.start.seconds, "to": span.end.seconds])
-            var lines: [SummaryLine] = []
-            for row in rows {
-                let seconds: Int64 = row["secs"]
-                if seconds == 0 { continue }
-                let rate: Int64? = row["rate_cents"]
-                let amount = rate.map { ($0 * seconds + 1800) / 3600 }
-                let project: String? = row["project"]
-                let client: String? = row["client"]
-                switch grouping {
-                case .project:
-                    lines.append(SummaryLine(name: project, client: client, seconds: seconds, amountCents: amount))
-                case .client:
-                    if let i = lines.firstIndex(where: { $0.name == client }) {
-                        lines[i].seconds += seconds
-                        if let amount { lines[i].amountCents = (lines[i].amountCents ?? 0) + amount }
-                    } else {
-                        lines.append(SummaryLine(name: client, client: nil, seconds: seconds, amountCents: amount))
-                    }
-                }
+                """, arguments: args)
+            return Store.summary(of: rows, by: grouping)
+        }
+    }
+
+    /// Adds up rows of (project, tag list, seconds, entries) into lines.
+    /// Amounts are rounded per project and line, so a client's amount is
+    /// the sum of its projects' as `summary --by project` shows them.
+    private static func summary(of rows: [Row], by grouping: Grouping) -> Summary {
+        struct Line {
+            var line: SummaryLine
+            var billedSeconds: [Int64: (rate: Int64, seconds: Int64)] = [:]
+        }
+        var lines: [String?: Line] = [:]
+        var order: [String?] = []
+        var total = Summary(lines: [], seconds: 0, billableSeconds: 0, amountCents: nil)
+        var billed: [Int64: (rate: Int64, seconds: Int64)] = [:]
+        func amount(_ projects: [Int64: (rate: Int64, seconds: Int64)]) -> Int64? {
+            projects.isEmpty ? nil : projects.values.reduce(0) { $0 + ($1.rate * $1.seconds + 1800) / 3600 }
+        }
+        for row in rows {
+            let seconds: Int64 = row["secs"]
+            if seconds == 0 { continue }
+            let entries: Int = row["n"]
+            let projectID: Int64? = row["project_id"]
+            let project: String? = row["project"]
+            let client: String? = row["client"]
+            let billable = (row["billable"] as Bool?) ?? false
+            let rate: Int64? = billable ? row["rate_cents"] : nil
+            let billableSeconds = billable ? seconds : 0
+            total.seconds += seconds
+            total.billableSeconds += billableSeconds
+            if let projectID, let rate { billed[projectID, default: (rate, 0)].seconds += seconds }
+            let keys: [String?]
+            switch grouping {
+            // A project name can exist under several clients: the line's
+            // key holds both.
+            case .project: keys = [project.map { $0 + "\u{0}" + (client ?? "") }]
+            case .client: keys = [client]
+            case .tag:
+                let tags = Tags.decode(row["tags"])
+                keys = tags.isEmpty ? [nil] : tags
             }
-            return lines.sorted {
-                $0.seconds != $1.seconds ? $0.seconds > $1.seconds : ($0.name ?? "") < ($1.name ?? "")
+            for key in keys {
+                if lines[key] == nil {
+                    let name: String? = grouping == .project ? project : key
+                    lines[key] = Line(line: SummaryLine(
+                        name: name, client: grouping == .project ? client : nil, seconds: 0, billableSeconds: 0,
+                        amountCents: nil, entries: 0))
+                    order.append(key)
+                }
+                lines[key]!.line.seconds += seconds
+                lines[key]!.line.billableSeconds += billableSeconds
+                lines[key]!.line.entries += entries
+                if let projectID, let rate { lines[key]!.billedSeconds[projectID, default: (rate, 0)].seconds += seconds }
             }
         }
+        total.amountCents = amount(billed)
+        total.lines = order.map { key in
+            var line = lines[key]!.line
+            line.amountCents = amount(lines[key]!.billedSeconds)
+            return line
+        }.sorted {
+            $0.seconds != $1.seconds ? $0.seconds > $1.seconds : ($0.name ?? "") < ($1.name ?? "")
+        }
+        return total
     }
 
     /// Calls `body` with every finished entry starting in `[from, to)`, in

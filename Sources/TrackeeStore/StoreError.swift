@@ -1,5 +1,10 @@
 import TrackeeCore
 
+/// The kinds of name an ``EntryFilter`` holds, spelled as their options.
+public enum FilterKind: String, Sendable, Equatable {
+    case project, client, tag
+}
+
 /// Why the store refused a request. Each description is one sentence a
 /// person can act on.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -18,6 +23,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case ambiguousProject(name: String, clients: [String])
     case unknownProject(String)
     case unknownClient(String)
+    /// A `--project`, `--client` or `--tag` filter names nothing stored.
+    case unknownFilterName(kind: FilterKind, name: String, nearest: String?)
+    /// `continue` without an entry id, and no entry yet.
+    case nothingToContinue
     case clientNeedsProject
     case nameTaken(kind: String, name: String)
     case emptyName(kind: String)
@@ -55,6 +64,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "no project named \"\(name)\"; `trackee projects` lists them"
         case let .unknownClient(name):
             return "no client named \"\(name)\"; `trackee clients` lists them"
+        case let .unknownFilterName(kind, name, near):
+            let what = kind == .tag ? "is on no entry" : "names no \(kind.rawValue)"
+            let hint = near.map { "did you mean \"\($0)\"?" } ?? "`trackee \(kind.rawValue)s` lists them"
+            return "--\(kind.rawValue) \"\(name)\" \(what); \(hint)"
+        case .nothingToContinue:
+            return "nothing to continue: no entry yet; `trackee start` begins one"
         case .clientNeedsProject:
             return "--client needs --project: entries belong to a project, and the project to the client"
         case let .nameTaken(kind, name):

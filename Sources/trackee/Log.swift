@@ -7,7 +7,11 @@ extension Trackee {
         static let configuration = CommandConfiguration(
             commandName: "log",
             abstract: "List entries newest first, grouped by local day with a total per day.",
-            discussion: "Page through older entries with the --before value printed at the end of each page.")
+            discussion: """
+                Page through older entries with the --before value printed at the end of each page. \
+                --from and --to keep the entries that overlap them, shown whole; a day's total \
+                counts the time of the matching entries inside them.
+                """)
 
         @OptionGroup var common: CommonOptions
 
@@ -16,6 +20,8 @@ extension Trackee {
 
         @Option(parsing: .unconditional, help: "Show entries older than this entry id or time.")
         var before: String?
+
+        @OptionGroup var filter: FilterOptions
 
         func validate() throws {
             if limit < 1 { throw ValidationError("--limit must be at least 1.") }
@@ -42,9 +48,10 @@ extension Trackee {
                         cursor = .time(try session.time(before, option: "--before"))
                     }
                 }
+                let matching = try filter.filter(session)
                 let store = try session.openStore()
                 // One more than asked tells whether an older page exists.
-                var entries = try store.log(limit: limit + 1, before: cursor)
+                var entries = try store.log(limit: limit + 1, before: cursor, filter: matching)
                 let hasMore = entries.count > limit
                 if hasMore { entries.removeLast() }
                 var days: [(LocalDate, [Entry])] = []
@@ -52,9 +59,15 @@ extension Trackee {
                     let day = session.zone.localDate(e.start)
                     if days.last?.0 == day { days[days.count - 1].1.append(e) } else { days.append((day, [e])) }
                 }
-                // A day's total counts the whole day, not just this page.
-                let totals = try days.map { day, _ in
-                    try store.total(in: Timespan(start: session.zone.startOfDay(day), end: session.zone.startOfDay(day.adding(days: 1))), now: session.now)
+                // A day's total counts the whole day, not just this page,
+                // as far as the filter's window reaches into it.
+                let totals = try days.map { day, _ -> Int64 in
+                    var start = session.zone.startOfDay(day)
+                    var end = session.zone.startOfDay(day.adding(days: 1))
+                    if let from = matching.from { start = max(start, from) }
+                    if let to = matching.to { end = min(end, to) }
+                    guard end > start else { return 0 }
+                    return try store.total(in: Timespan(start: start, end: end), now: session.now, matching: matching)
                 }
                 let next = hasMore ? entries.last?.id : nil
                 if session.out.json {
@@ -67,7 +80,9 @@ extension Trackee {
                     return
                 }
                 if entries.isEmpty {
-                    session.out.line(cursor == nil ? "no entries yet; `trackee start` begins one" : "no older entries")
+                    let filtered = !matching.keepsAll
+                    session.out.line(cursor != nil ? (filtered ? "no older entries that match" : "no older entries")
+                                     : (filtered ? "no entries match" : "no entries yet; `trackee start` begins one"))
                     return
                 }
                 for ((day, list), total) in zip(days, totals) {
@@ -89,7 +104,8 @@ extension Trackee {
                     }
                 }
                 if let next {
-                    session.out.line(session.out.dim("older: trackee log --before \(next)"))
+                    let again = (["trackee", "log"] + filter.arguments + ["--before", "\(next)"]).joined(separator: " ")
+                    session.out.line(session.out.dim("older: " + again))
                 }
             }
         }

@@ -110,6 +110,10 @@ struct CommandFailure: Error {
         switch error {
         case .directoryMissing, .notWritable, .notADatabase, .corrupt, .tooNew, .database:
             status = 2
+        case .unknownFilterName:
+            // A filter is part of the command line; a typo in it is a
+            // usage error, not a refusal.
+            status = 64
         default:
             status = 1
         }

@@ -201,9 +201,9 @@ extension Trackee {
                 let seconds = (e.end ?? to) - e.start
                 session.out.line("  \(session.zone.iso8601(e.start)) – \(end)  \(session.duration(seconds).leftPadded(6))  \(session.label(e))")
             }
-            let lines = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
-            let total = lines.reduce(0) { $0 + $1.seconds }
-            for line in lines {
+            let summary = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
+            let total = summary.seconds
+            for line in summary.lines {
                 let name = (line.name ?? "(no project)") + (line.client.map { " (\($0))" } ?? "")
                 session.out.line("  total \(name): \(session.duration(line.seconds))")
             }

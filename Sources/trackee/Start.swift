@@ -11,7 +11,9 @@ extension Trackee {
                 With nothing running, starts a timer. With the same project, client, \
                 description and tags already running, prints "unchanged" and keeps the \
                 original start. With something else running, saves it and starts the \
-                new one in one step ("switched").
+                new one in one step ("switched"). A bare start (no project, client, \
+                description or tag) leaves a running timer as it is ("unchanged"); \
+                `trackee continue` starts the last entry again.
                 """)
 
         @OptionGroup var common: CommonOptions
@@ -91,18 +93,23 @@ enum IntentReport {
     static func apply(_ intent: Intent, session: Session) throws {
         let store = try session.openStore()
         let result = try store.apply(intent, now: session.now)
+        report(result, key: intent.key, at: intent.at, session: session)
+    }
+
+    /// Prints what an intent under `key`, taking effect `at`, did.
+    static func report(_ result: IntentResult, key: String?, at: Instant, session: Session) {
         if session.out.json {
             session.out.emit(View(
-                outcome: result.outcome.rawValue, replayed: result.replayed, key: intent.key,
+                outcome: result.outcome.rawValue, replayed: result.replayed, key: key,
                 entry: result.entry.map { EntryView($0, session: session) },
                 previous: result.previous.map { EntryView($0, session: session) }, created: result.created))
             return
         }
         session.printCreated(result.created)
-        session.out.line(describe(result, intent: intent, session: session))
+        session.out.line(describe(result, key: key, at: at, session: session))
     }
 
-    static func describe(_ result: IntentResult, intent: Intent, session: Session) -> String {
+    static func describe(_ result: IntentResult, key: String?, at: Instant, session: Session) -> String {
         let out = session.out
         var text: String
         switch (result.outcome, result.entry) {
@@ -115,9 +122,9 @@ enum IntentReport {
             }
             text += " started \(session.label(e)) at \(session.clock(e.start))"
         case (.stopped, let e?):
-            text = "\(out.green("stopped")) \(session.label(e)) at \(session.clock(e.end ?? intent.at)) after \(session.duration(e.duration(now: session.now)))"
+            text = "\(out.green("stopped")) \(session.label(e)) at \(session.clock(e.end ?? at)) after \(session.duration(e.duration(now: session.now)))"
         case (.cancelled, let e?):
-            text = "\(out.yellow("cancelled")) \(session.label(e)), started \(session.clock(e.start)); \(session.duration(e.duration(now: intent.at))) discarded"
+            text = "\(out.yellow("cancelled")) \(session.label(e)), started \(session.clock(e.start)); \(session.duration(e.duration(now: at))) discarded"
         case (.unchanged, let e?) where e.isRunning:
             text = "unchanged: \(session.label(e)) running since \(session.clock(e.start)) (\(session.duration(e.duration(now: session.now))))"
         case (_, nil) where result.replayed && result.outcome != .unchanged:
@@ -125,7 +132,7 @@ enum IntentReport {
         default:
             text = "\(result.outcome.rawValue): no timer running"
         }
-        if result.replayed, let key = intent.key {
+        if result.replayed, let key {
             text += " — key \"\(key)\" was applied before; nothing changed"
         }
         return text

@@ -8,10 +8,12 @@ extension Trackee {
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "summary",
-            abstract: "Total time per project or client for a day, week, month or range.",
+            abstract: "Total time per project, client or tag for a day, week, month or range.",
             discussion: """
                 Entries are clipped to the period; the running timer counts up to now. \
-                Where a project has an hourly rate, the amount is hours times rate.
+                Billable and non-billable time are totalled apart; a billable project \
+                with an hourly rate is charged hours times rate, a non-billable one \
+                never. By tag, an entry with several tags counts under each.
                 """)
 
         @OptionGroup var common: CommonOptions
@@ -28,29 +30,27 @@ extension Trackee {
         @Option(parsing: .unconditional, help: "Any time inside the wanted day, week or month (default now).")
         var date: String?
 
-        @Option(parsing: .unconditional, help: "Start of a custom range (with --to).")
-        var from: String?
+        @OptionGroup var filter: FilterOptions
 
-        @Option(parsing: .unconditional, help: "End of a custom range (default now).")
-        var to: String?
-
-        @Option(name: .customLong("by"), help: "Group by project or client.")
+        @Option(name: .customLong("by"), help: "Group by project, client or tag.")
         var grouping: Grouping = .project
 
         func validate() throws {
             let periods = [day, week, month].filter { $0 }.count
             if periods > 1 { throw ValidationError("Choose one of --day, --week and --month.") }
-            if periods == 1 && (from != nil || to != nil) {
+            if periods == 1 && (filter.from != nil || filter.to != nil) {
                 throw ValidationError("Give either a period (--day, --week, --month) or --from/--to, not both.")
             }
-            if to != nil && from == nil { throw ValidationError("--to needs --from.") }
-            if date != nil && from != nil { throw ValidationError("--date picks a period; it does not combine with --from.") }
+            if filter.to != nil && filter.from == nil { throw ValidationError("--to needs --from.") }
+            if date != nil && filter.from != nil { throw ValidationError("--date picks a period; it does not combine with --from.") }
         }
 
         struct Line: Encodable {
             var name: String?
             var client: String?
             var seconds: Int64
+            var billable_seconds: Int64
+            var entries: Int
             var amount: String?
         }
 
@@ -60,16 +60,18 @@ extension Trackee {
             var grouping: String
             var lines: [Line]
             var total_seconds: Int64
+            var billable_seconds: Int64
+            var non_billable_seconds: Int64
             var total_amount: String?
         }
 
         func run() throws {
             try Session.run(common) { session in
+                let entries = try filter.filter(session)
                 let span: Timespan
                 var title: String
-                if let from {
-                    let start = try session.time(from, option: "--from")
-                    let end = try to.map { try session.time($0, option: "--to") } ?? session.now
+                if let start = entries.from {
+                    let end = entries.to ?? session.now
                     guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
                     span = Timespan(start: start, end: end)
                     title = "\(session.zone.iso8601(start)) – \(session.zone.iso8601(end))"
@@ -86,36 +88,50 @@ extension Trackee {
                     }
                 }
                 let store = try session.openStore()
-                let lines = try store.summary(in: span, now: session.now, by: grouping)
-                let total = lines.reduce(0) { $0 + $1.seconds }
-                let amounts = lines.compactMap(\.amountCents)
-                let totalAmount = amounts.isEmpty ? nil : amounts.reduce(0, +)
+                let summary = try store.summary(in: span, now: session.now, by: grouping, matching: entries)
                 if session.out.json {
                     session.out.emit(View(
                         from: session.zone.iso8601(span.start), to: session.zone.iso8601(span.end),
                         grouping: grouping.rawValue,
-                        lines: lines.map { Line(name: $0.name, client: $0.client, seconds: $0.seconds, amount: $0.amountCents.map(money)) },
-                        total_seconds: total, total_amount: totalAmount.map(money)))
+                        lines: summary.lines.map {
+                            Line(name: $0.name, client: $0.client, seconds: $0.seconds, billable_seconds: $0.billableSeconds,
+                                 entries: $0.entries, amount: $0.amountCents.map(money))
+                        },
+                        total_seconds: summary.seconds, billable_seconds: summary.billableSeconds,
+                        non_billable_seconds: summary.nonBillableSeconds, total_amount: summary.amountCents.map(money)))
                     return
                 }
                 session.out.line(session.out.bold(title))
-                if lines.isEmpty {
-                    session.out.line("no time tracked")
+                if summary.lines.isEmpty {
+                    session.out.line(entries.namesNothing ? "no time tracked" : "no time tracked that matches")
                     return
                 }
-                let names = lines.map { line -> String in
-                    let name = line.name ?? (grouping == .project ? "(no project)" : "(no client)")
-                    return grouping == .project ? name + (line.client.map { " (\($0))" } ?? "") : name
+                let names = summary.lines.map { line -> String in
+                    switch grouping {
+                    case .project: return (line.name ?? "(no project)") + (line.client.map { " (\($0))" } ?? "")
+                    case .client: return line.name ?? "(no client)"
+                    case .tag: return line.name.map { "#" + $0 } ?? "(no tag)"
+                    }
                 }
-                let width = max(5, names.map(\.count).max() ?? 0)
-                for (line, name) in zip(lines, names) {
-                    var text = "  " + name.rightPadded(width) + "  " + session.duration(line.seconds).leftPadded(7)
-                    if let a = line.amountCents { text += "  " + money(a).leftPadded(10) }
-                    session.out.line(text)
+                let split = summary.billableSeconds > 0
+                let width = max(split ? 12 : 5, names.map(\.count).max() ?? 0)
+                func row(_ name: String, _ seconds: Int64, _ cents: Int64?) -> String {
+                    var text = "  " + name.rightPadded(width) + "  " + session.duration(seconds).leftPadded(7)
+                    if let cents { text += "  " + money(cents).leftPadded(10) }
+                    return text
                 }
-                var totalLine = "  " + "total".rightPadded(width) + "  " + session.duration(total).leftPadded(7)
-                if let totalAmount { totalLine += "  " + money(totalAmount).leftPadded(10) }
-                session.out.line(session.out.bold(totalLine))
+                for (line, name) in zip(summary.lines, names) {
+                    session.out.line(row(name, line.seconds, line.amountCents))
+                }
+                // Amounts belong to billable time only, so the total line
+                // carries none when the two are shown apart.
+                if split {
+                    session.out.line(row("billable", summary.billableSeconds, summary.amountCents))
+                    session.out.line(row("non-billable", summary.nonBillableSeconds, nil))
+                }
+                var total = row("total", summary.seconds, nil)
+                if grouping == .tag { total += "  (each moment once; an entry with several tags is under each)" }
+                session.out.line(session.out.bold(total))
             }
         }
     }

@@ -67,8 +67,8 @@ import Testing
         #expect(sunday["to"] == "2026-10-26T00:00:00+01:00")
         #expect(sunday["grouping"] == "project")
         #expect(sunday["lines"] == .array([
-            .object(["name": "A", "seconds": 7200]),
-            .object(["name": "B", "seconds": 3600]),
+            .object(["name": "A", "seconds": 7200, "billable_seconds": 0, "entries": 3]),
+            .object(["name": "B", "seconds": 3600, "billable_seconds": 0, "entries": 1]),
         ]))
         #expect(sunday["total_seconds"] == 10800)
         #expect(sunday["total_amount"] == .absent)
@@ -78,8 +78,8 @@ import Testing
 
         let monday = try t.run("summary", "--day", "--date", "2026-10-26", "--json").json()
         #expect(monday["lines"] == .array([
-            .object(["name": "B", "seconds": 3600]),
-            .object(["name": "A", "seconds": 600]),
+            .object(["name": "B", "seconds": 3600, "billable_seconds": 0, "entries": 1]),
+            .object(["name": "A", "seconds": 600, "billable_seconds": 0, "entries": 1]),
         ]))
         #expect(monday["total_seconds"] == 4200)
     }
@@ -124,8 +124,8 @@ import Testing
         #expect(day["from"] == "2026-03-08T00:00:00-05:00")
         #expect(day["to"] == "2026-03-09T00:00:00-04:00")
         #expect(day["lines"] == .array([
-            .object(["name": "A", "seconds": 5400]),
-            .object(["name": "B", "seconds": 1800]),
+            .object(["name": "A", "seconds": 5400, "billable_seconds": 0, "entries": 2]),
+            .object(["name": "B", "seconds": 1800, "billable_seconds": 0, "entries": 1]),
         ]))
         #expect(day["total_seconds"] == 7200)
     }

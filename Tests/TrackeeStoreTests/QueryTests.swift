@@ -32,7 +32,7 @@ import TrackeeCore
 
     @Test func summaryClipsEntriesToTheSpanAndCountsTheRunningOneToNow() throws {
         let t = try TemporaryStore()
-        _ = try t.store.addProject("Docs", client: "Acme", changes: ProjectChanges(rateCents: .some(8000)), now: nine)
+        _ = try t.store.addProject("Docs", client: "Acme", changes: ProjectChanges(billable: true, rateCents: .some(8000)), now: nine)
         _ = try t.store.add(TimerParameters(project: "Docs", client: "Acme"), start: nine - 3600, end: nine + 3600, now: nine)
         _ = try t.store.add(TimerParameters(project: "Review", client: "Acme"), start: nine + 3600, end: nine + 5400, now: nine)
         _ = try t.store.add(TimerParameters(), start: nine + 5400, end: nine + 6000, now: nine)
@@ -40,17 +40,18 @@ import TrackeeCore
         let span = Timespan(start: nine, end: nine + 86400)
         let now = nine + 9000
         let byProject = try t.store.summary(in: span, now: now, by: .project)
-        #expect(byProject == [
-            SummaryLine(name: "Docs", client: "Acme", seconds: 3600, amountCents: 8000),
-            SummaryLine(name: "Review", client: "Acme", seconds: 1800, amountCents: nil),
-            SummaryLine(name: "Talk", client: "Globex", seconds: 1800, amountCents: nil),
-            SummaryLine(name: nil, client: nil, seconds: 600, amountCents: nil),
+        #expect(byProject.lines == [
+            SummaryLine(name: "Docs", client: "Acme", seconds: 3600, billableSeconds: 3600, amountCents: 8000, entries: 1),
+            SummaryLine(name: "Review", client: "Acme", seconds: 1800, billableSeconds: 0, amountCents: nil, entries: 1),
+            SummaryLine(name: "Talk", client: "Globex", seconds: 1800, billableSeconds: 0, amountCents: nil, entries: 1),
+            SummaryLine(name: nil, client: nil, seconds: 600, billableSeconds: 0, amountCents: nil, entries: 1),
         ])
+        #expect(byProject.seconds == 7800)
         let byClient = try t.store.summary(in: span, now: now, by: .client)
-        #expect(byClient == [
-            SummaryLine(name: "Acme", client: nil, seconds: 5400, amountCents: 8000),
-            SummaryLine(name: "Globex", client: nil, seconds: 1800, amountCents: nil),
-            SummaryLine(name: nil, client: nil, seconds: 600, amountCents: nil),
+        #expect(byClient.lines == [
+            SummaryLine(name: "Acme", client: nil, seconds: 5400, billableSeconds: 3600, amountCents: 8000, entries: 2),
+            SummaryLine(name: "Globex", client: nil, seconds: 1800, billableSeconds: 0, amountCents: nil, entries: 1),
+            SummaryLine(name: nil, client: nil, seconds: 600, billableSeconds: 0, amountCents: nil, entries: 1),
         ])
         #expect(try t.store.total(in: span, now: now) == 7800)
     }
