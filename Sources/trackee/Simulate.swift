@@ -183,12 +183,12 @@ extension Trackee {
                 view.duration_seconds = (e.end ?? to) - e.start
                 return view
             }
-            let lines = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
+            let summary = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
             session.out.emit(View(
                 from: session.zone.iso8601(from), to: session.zone.iso8601(to), rules: rules, events: events,
                 firings: firings, entries: entries,
-                totals: lines.map { Total(project: $0.name, client: $0.client, seconds: $0.seconds) },
-                total_seconds: lines.reduce(0) { $0 + $1.seconds }))
+                totals: summary.lines.map { Total(project: $0.name, client: $0.client, seconds: $0.seconds) },
+                total_seconds: summary.seconds))
         }
 
         private func printTimesheet(_ store: Store, from: Instant, to: Instant, _ session: Session) throws {

@@ -51,7 +51,7 @@ extension Trackee {
             var seconds: Int64
             var billable_seconds: Int64
             var entries: Int
-            var amount: String?
+            var amount_cents: Int64?
         }
 
         struct View: Encodable {
@@ -62,7 +62,7 @@ extension Trackee {
             var total_seconds: Int64
             var billable_seconds: Int64
             var non_billable_seconds: Int64
-            var total_amount: String?
+            var total_amount_cents: Int64?
         }
 
         func run() throws {
@@ -95,10 +95,10 @@ extension Trackee {
                         grouping: grouping.rawValue,
                         lines: summary.lines.map {
                             Line(name: $0.name, client: $0.client, seconds: $0.seconds, billable_seconds: $0.billableSeconds,
-                                 entries: $0.entries, amount: $0.amountCents.map(money))
+                                 entries: $0.entries, amount_cents: $0.amountCents)
                         },
                         total_seconds: summary.seconds, billable_seconds: summary.billableSeconds,
-                        non_billable_seconds: summary.nonBillableSeconds, total_amount: summary.amountCents.map(money)))
+                        non_billable_seconds: summary.nonBillableSeconds, total_amount_cents: summary.amountCents))
                     return
                 }
                 session.out.line(session.out.bold(title))

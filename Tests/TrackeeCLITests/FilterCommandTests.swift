@@ -109,7 +109,7 @@ import Testing
             "grouping": "project",
             "lines": [
                 .object(["name": "Docs", "client": "Acme", "seconds": 5400, "billable_seconds": 5400, "entries": 2,
-                         "amount": "120.00"]),
+                         "amount_cents": 12000]),
                 .object(["name": "Docs", "client": "Globex", "seconds": 1800, "billable_seconds": 0, "entries": 1]),
                 .object(["name": "Web", "client": "Acme", "seconds": 1800, "billable_seconds": 0, "entries": 1]),
                 .object(["seconds": 900, "billable_seconds": 0, "entries": 1]),
@@ -117,7 +117,7 @@ import Testing
             "total_seconds": 9900,
             "billable_seconds": 5400,
             "non_billable_seconds": 4500,
-            "total_amount": "120.00",
+            "total_amount_cents": 12000,
         ]))
         let text = try t.run("summary")
         #expect(text.lines == [
@@ -158,7 +158,7 @@ import Testing
         let json = try t.run("summary", "--by", "tag", "--json").json()
         #expect(json["grouping"] == "tag")
         #expect(json["lines"][0] == .object(["name": "writing", "seconds": 5400, "billable_seconds": 3600, "entries": 2,
-                                             "amount": "80.00"]))
+                                             "amount_cents": 8000]))
         #expect(json["total_seconds"] == 9900)
     }
 
@@ -167,7 +167,7 @@ import Testing
         let json = try t.run("summary", "--from", "9:30", "--to", "10:15", "--tag", "writing", "--json").json()
         #expect(json["lines"] == .array([
             .object(["name": "Docs", "client": "Acme", "seconds": 1800, "billable_seconds": 1800, "entries": 1,
-                     "amount": "40.00"]),
+                     "amount_cents": 4000]),
             .object(["name": "Web", "client": "Acme", "seconds": 900, "billable_seconds": 0, "entries": 1]),
         ]))
         #expect(json["total_seconds"] == 2700)

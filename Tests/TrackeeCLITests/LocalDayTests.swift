@@ -71,7 +71,7 @@ import Testing
             .object(["name": "B", "seconds": 3600, "billable_seconds": 0, "entries": 1]),
         ]))
         #expect(sunday["total_seconds"] == 10800)
-        #expect(sunday["total_amount"] == .absent)
+        #expect(sunday["total_amount_cents"] == .absent)
 
         let text = try t.run("summary", "--day", "--date", "2026-10-25")
         #expect(text.lines == ["Sun 2026-10-25", "  A         2:00", "  B         1:00", "  total     3:00"])

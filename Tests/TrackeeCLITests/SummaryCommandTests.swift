@@ -34,13 +34,13 @@ import Testing
             "grouping": "project",
             "lines": [
                 .object(["name": "Docs", "client": "Acme", "seconds": 5400, "billable_seconds": 5400, "entries": 1,
-                         "amount": "120.00"]),
+                         "amount_cents": 12000]),
                 .object(["name": "Mail", "seconds": 4800, "billable_seconds": 0, "entries": 2]),
             ],
             "total_seconds": 10200,
             "billable_seconds": 5400,
             "non_billable_seconds": 4800,
-            "total_amount": "120.00",
+            "total_amount_cents": 12000,
         ]))
 
         let text = try t.run("summary", "--day")
@@ -61,14 +61,14 @@ import Testing
         #expect(json["to"] == "2026-11-23T00:00:00+01:00")
         #expect(json["lines"] == .array([
             .object(["name": "Docs", "client": "Acme", "seconds": 12600, "billable_seconds": 12600, "entries": 3,
-                     "amount": "280.00"]),
+                     "amount_cents": 28000]),
             .object(["name": "Mail", "seconds": 4800, "billable_seconds": 0, "entries": 2]),
             // 45.50 × 0.75 h = 34.125, rounded half up.
             .object(["name": "Web", "client": "Acme", "seconds": 2700, "billable_seconds": 2700, "entries": 1,
-                     "amount": "34.13"]),
+                     "amount_cents": 3413]),
         ]))
         #expect(json["total_seconds"] == 20100)
-        #expect(json["total_amount"] == "314.13")
+        #expect(json["total_amount_cents"] == 31413)
 
         let text = try t.run("summary", "--week", "--date", "2026-11-22")
         #expect(text.lines == [
@@ -89,13 +89,13 @@ import Testing
         #expect(json["to"] == "2026-12-01T00:00:00+01:00")
         #expect(json["lines"] == .array([
             .object(["name": "Docs", "client": "Acme", "seconds": 19800, "billable_seconds": 19800, "entries": 3,
-                     "amount": "440.00"]),
+                     "amount_cents": 44000]),
             .object(["name": "Mail", "seconds": 4800, "billable_seconds": 0, "entries": 2]),
             .object(["name": "Web", "client": "Acme", "seconds": 2700, "billable_seconds": 2700, "entries": 1,
-                     "amount": "34.13"]),
+                     "amount_cents": 3413]),
         ]))
         #expect(json["total_seconds"] == 27300)
-        #expect(json["total_amount"] == "474.13")
+        #expect(json["total_amount_cents"] == 47413)
 
         let october = try t.run("summary", "--month", "--date", "2026-10-15")
         #expect(october.lines == [
@@ -114,12 +114,12 @@ import Testing
         #expect(json["to"] == "2026-11-20T10:00:00+01:00")
         #expect(json["lines"] == .array([
             .object(["name": "Docs", "client": "Acme", "seconds": 3600, "billable_seconds": 3600, "entries": 1,
-                     "amount": "80.00"]),
+                     "amount_cents": 8000]),
             .object(["name": "Web", "client": "Acme", "seconds": 2700, "billable_seconds": 2700, "entries": 1,
-                     "amount": "34.13"]),
+                     "amount_cents": 3413]),
         ]))
         #expect(json["total_seconds"] == 6300)
-        #expect(json["total_amount"] == "114.13")
+        #expect(json["total_amount_cents"] == 11413)
 
         let text = try t.run("summary", "--from", "2026-11-18", "--to", "2026-11-20 10:00")
         #expect(text.lines.first == "2026-11-18T00:00:00+01:00 – 2026-11-20T10:00:00+01:00")
@@ -130,10 +130,10 @@ import Testing
         let json = try t.run("summary", "--week", "--by", "client", "--json").json()
         #expect(json["grouping"] == "client")
         #expect(json["lines"] == .array([
-            .object(["name": "Acme", "seconds": 15300, "billable_seconds": 15300, "entries": 4, "amount": "314.13"]),
+            .object(["name": "Acme", "seconds": 15300, "billable_seconds": 15300, "entries": 4, "amount_cents": 31413]),
             .object(["seconds": 4800, "billable_seconds": 0, "entries": 2]),
         ]))
-        #expect(json["total_amount"] == "314.13")
+        #expect(json["total_amount_cents"] == 31413)
 
         let text = try t.run("summary", "--week", "--by", "client")
         #expect(text.lines == [
@@ -151,8 +151,8 @@ import Testing
         #expect(try t.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:30").status == 0)
         #expect(try t.run("projects", "edit", "Docs", "--billable", "--rate", "80").status == 0)
         let json = try t.run("summary", "--json").json()
-        #expect(json["lines"][0]["amount"] == "120.00")
-        #expect(json["total_amount"] == "120.00")
+        #expect(json["lines"][0]["amount_cents"] == 12000)
+        #expect(json["total_amount_cents"] == 12000)
         let projects = try t.run("projects").lines
         #expect(projects == ["Docs  billable  80.00/h  1 entry"])
     }
