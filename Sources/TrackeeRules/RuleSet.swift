@@ -28,9 +28,13 @@ public struct RuleSet: Sendable, Equatable {
 public struct CalendarSource: Sendable, Equatable {
     public var name: String
     public var path: String
+    /// Where the rule files name its path, `rules.yaml:3:9: calendars.work`,
+    /// for errors about the calendar itself.
+    public var origin: String?
 
-    public init(name: String, path: String) {
+    public init(name: String, path: String, origin: String? = nil) {
         self.name = name
         self.path = path
+        self.origin = origin
     }
 }

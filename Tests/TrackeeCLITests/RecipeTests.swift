@@ -73,8 +73,10 @@ import Testing
 
     // MARK: Scripts
 
+    /// Under the default settings, as cron runs it: no terminal to ask on,
+    /// so the script's --new-project is what creates its project.
     @Test func theCronWorkdayRecipeIsSafeToRunTwice() throws {
-        let t = try Sandbox(now: "2026-11-20 09:00")
+        let t = try Sandbox(now: "2026-11-20 09:00", createProjects: nil)
         let first = try runRecipe(t, "shell/cron-workday.sh", ["start"])
         #expect(first.0 == 0)
         #expect(first.1 == "created project \"Work\"\nstarted Work at 09:00\n")

@@ -25,6 +25,45 @@ import TrackeeCore
         #expect(try t.store.entryCount() == 1)
     }
 
+    /// `.refuse` finds existing projects as before, and refuses a new one
+    /// (or an existing one under a new client) with the nearest name, in
+    /// the transaction that would have written it: nothing is created.
+    @Test func refusingNewProjectsNamesTheNearestAndCreatesNothing() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.addProject("Docs", client: "Acme", now: nine)
+        let found = try t.store.apply(start("Docs", at: nine), now: nine, newProjects: .refuse)
+        #expect(found.outcome == .started)
+        #expect(found.created == [])
+        #expect(throws: StoreError.noSuchProject(name: "Dcos", client: nil, nearest: "Docs")) {
+            try t.store.apply(start("Dcos", at: at(minutes: 5)), now: at(minutes: 5), newProjects: .refuse)
+        }
+        #expect(throws: StoreError.noSuchProject(name: "Docs", client: "Globex", nearest: "Docs")) {
+            try t.store.add(TimerParameters(project: "Docs", client: "Globex"), start: nine - 3600, end: nine,
+                            now: at(minutes: 5), newProjects: .refuse)
+        }
+        #expect(throws: StoreError.noSuchProject(name: "Web", client: nil, nearest: nil)) {
+            try t.store.edit(1, EntryChanges(project: .some("Web")), now: at(minutes: 5), newProjects: .refuse)
+        }
+        #expect(try t.store.projects().map(\.name) == ["Docs"])
+        #expect(try t.store.clients().map(\.name) == ["Acme"])
+        #expect(try t.store.running()?.project == "Docs")
+        #expect(try t.store.entryCount() == 1)
+        #expect(StoreError.noSuchProject(name: "Dcos", client: nil, nearest: "Docs").description
+            == #"no project "Dcos"; did you mean "Docs"?"#)
+    }
+
+    /// A start before the running timer's start names the start the user
+    /// gave, not an end they did not give, and changes nothing.
+    @Test func aSwitchBeforeTheRunningStartIsRefusedAsAStart() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.apply(start("Docs", at: at(minutes: 60)), now: at(minutes: 60))
+        #expect(throws: StoreError.startBeforeRunning(start: nine, running: at(minutes: 60))) {
+            try t.store.apply(start("Mail", at: nine), now: at(minutes: 61))
+        }
+        #expect(try t.store.running()?.project == "Docs")
+        #expect(try t.store.projects().map(\.name) == ["Docs"])
+    }
+
     @Test func startWithOtherParametersSwitchesInOneStep() throws {
         let t = try TemporaryStore()
         _ = try t.store.apply(start("Docs", at: nine), now: nine)

@@ -5,7 +5,7 @@
 ///
 ///     nearest(to: "projet", among: ["project", "client"])  // "project"
 ///     nearest(to: "xyz", among: ["project", "client"])     // nil
-func nearest(to typed: String, among candidates: [String]) -> String? {
+public func nearest(to typed: String, among candidates: [String]) -> String? {
     let a = Array(typed.lowercased())
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
