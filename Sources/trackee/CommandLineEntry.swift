@@ -16,17 +16,19 @@ extension Trackee {
             command = try parseAsRoot(arguments)
         } catch {
             let status = exitCode(for: error)
-            if status == .success { exit(withError: error) }
+            if status.isSuccess { exit(withError: error) }
             writeAll(2, UsageError(message: message(for: error), arguments: arguments).text)
-            exit(withError: ExitCode(status.rawValue))
+            exit(withError: status)
         }
         do {
             try command.run()
-        } catch let code as ExitCode {
-            exit(withError: code)
         } catch {
+            // `help CMD` and `--help` arrive here as a command whose run
+            // throws a clean exit; an ExitCode has been reported already.
+            let status = exitCode(for: error)
+            if status.isSuccess || error is ExitCode { exit(withError: error) }
             writeAll(2, "trackee: \(message(for: error))\n")
-            exit(withError: ExitCode(exitCode(for: error).rawValue))
+            exit(withError: status)
         }
     }
 }
