@@ -52,9 +52,14 @@ struct UsageError {
         let current = path.last!
         let name = (["trackee"] + path.dropFirst().map { $0._commandName }).joined(separator: " ")
         var sentence: String
+        // Under a command with a default subcommand (`projects` lists) a
+        // word can be that subcommand's argument, so it counts as a
+        // mistyped command only when it is close to one.
         if let next, !next.hasPrefix("-"), let subcommands = Self.subcommandNames(current, isRoot: path.count == 1),
            !subcommands.contains(next),
            current.configuration.defaultSubcommand == nil
+            || (message.hasPrefix("Unexpected argument") || message.contains("unexpected arguments"))
+                && nearest(to: next, among: subcommands) != nil
         {
             sentence = "unknown command '\(next)'"
             if path.count > 1 { sentence += " for '\(name)'" }

@@ -21,6 +21,10 @@ import Testing
         try expectUsage(["strat", "-p", "Docs"], "unknown command 'strat'; did you mean 'start'?", help: "trackee")
         try expectUsage(["rules", "chek"], "unknown command 'chek' for 'trackee rules'; did you mean 'check'?",
                         help: "trackee rules")
+        // `projects` lists by default; a word close to one of its commands
+        // is still taken for a mistyped command.
+        try expectUsage(["projects", "ad", "Docs"], "unknown command 'ad' for 'trackee projects'; did you mean 'add'?",
+                        help: "trackee projects")
     }
 
     @Test func aWordFarFromEveryCommandGetsNoSuggestion() throws {
