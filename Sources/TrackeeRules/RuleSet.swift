@@ -10,6 +10,9 @@ public struct RuleSet: Sendable, Equatable {
     public var calendars: [CalendarSource]
     /// The rules that passed validation, including those with `enabled: false`.
     public var rules: [Rule]
+    /// The projects those rules' `start` actions name as plain text (not
+    /// templates), with where: the store may not have them.
+    public var projectMentions: [ProjectMention] = []
 
     public init(places: [Place] = [], calendars: [CalendarSource] = [], rules: [Rule] = []) {
         self.places = places
@@ -37,4 +40,15 @@ public struct CalendarSource: Sendable, Equatable {
         self.path = path
         self.origin = origin
     }
+}
+
+/// A project a rule's `start` names as plain text, and where, so that a
+/// check can say which line names a project the store does not have.
+public struct ProjectMention: Sendable, Equatable {
+    public var rule: String
+    public var project: String
+    /// `rules.yaml:6:28`, the file, line and column of the name.
+    public var position: String
+    /// `do[1].start.project`.
+    public var path: String
 }

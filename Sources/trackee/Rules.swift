@@ -72,7 +72,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let loaded = session.loadRules(files)
-                    let warnings = loaded.warnings + session.missingProjectWarnings(loaded.automation.ruleSet.rules)
+                    let warnings = loaded.warnings + session.missingProjectWarnings(loaded.automation.ruleSet)
                     for error in loaded.errors where !session.out.json { writeAll(2, "trackee: \(error)\n") }
                     for warning in warnings where !session.out.json { writeAll(2, "trackee: \(warning)\n") }
                     let automation = loaded.automation

@@ -151,7 +151,8 @@ import Testing
         let check = try t.run("rules", "check")
         #expect(check.status == 0)
         #expect(check.stderr == failure(
-            #"rule "office": do[1].start.project: no project "Ofice"; did you mean "Office"?; when the rule fires, its start "#
+            "\(t.path("config/trackee/rules.yaml")):4:40: "
+                + #"rule "office": do[1].start.project: no project "Ofice"; did you mean "Office"?; when the rule fires, its start "#
                 + #"is refused (create_projects: ask); create the project with `trackee projects add "Ofice"`, or set create_projects: always"#))
         #expect(try t.run("tick", now: "2026-11-23 08:58").status == 0)
         let fired = try t.run("tick", now: "2026-11-23 09:00:30")
