@@ -15,13 +15,13 @@ step() {
     printf '\n'
     TRACKEE_NOW="$now" "$bin" "$@"
 }
+now="2026-11-20 09:00"; step start --project Docs --client Acme --new-project "user guide" --tag writing
 now="2026-11-20 09:00"; step start --project Docs --client Acme "user guide" --tag writing
-now="2026-11-20 09:00"; step start --project Docs --client Acme "user guide" --tag writing
-now="2026-11-20 10:30"; step start --project Review --client Acme "pull requests"
+now="2026-11-20 10:30"; step start --project Review --client Acme --new-project "pull requests"
 now="2026-11-20 11:15"; step stop
 now="2026-11-20 11:15"; step stop
-now="2026-11-20 11:20"; step add --project Planning --from "09:00" --to "09:15" standup
-now="2026-11-20 11:20"; step add --project Support --client Globex --from "yesterday 14:00" --to "yesterday 16:30" "ticket 4121"
+now="2026-11-20 11:20"; step add --project Planning --new-project --from "09:00" --to "09:15" standup
+now="2026-11-20 11:20"; step add --project Support --client Globex --new-project --from "yesterday 14:00" --to "yesterday 16:30" "ticket 4121"
 now="2026-11-20 11:20"; step projects edit Docs --client Acme --rate 80 --billable
 now="2026-11-20 11:20"; step log
 now="2026-11-20 11:20"; step summary --week
@@ -37,6 +37,10 @@ recipes=$(cd "$(dirname "$0")/../recipes/rules" && pwd)
 mkdir -p "$dir/home/.calendars"
 cp -r "$recipes/../calendars/work" "$dir/home/.calendars/"
 export HOME="$dir/home"
+# The recipes start projects this store has never seen; rules create them
+# only under create_projects: always (no one is there to be asked).
+printf 'create_projects: always\n' > "$dir/config.yaml"
+export TRACKEE_CONFIG="$dir/config.yaml"
 cat > "$dir/monday.jsonl" <<'JSONL'
 {"time":"2026-11-23 10:00","type":"focus","mode":"deep"}
 {"time":"2026-11-23 11:30","type":"focus","mode":"meeting"}

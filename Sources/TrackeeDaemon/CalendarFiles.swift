@@ -10,7 +10,9 @@ public enum CalendarFiles {
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public var calendar: String
         public var error: CalendarError
-        public var description: String { "calendar \"\(calendar)\": \(error)" }
+        /// Where the rule files name the calendar (``CalendarSource/origin``).
+        public var origin: String?
+        public var description: String { (origin ?? "calendar \"\(calendar)\"") + ": \(error)" }
     }
 
     /// Reads every calendar in `sources`; those that fail are left out and
@@ -25,7 +27,7 @@ public enum CalendarFiles {
                 calendars[source.name] = try EventCalendar.load(
                     name: source.name, path: XDGDirectories.expandingHome(source.path, environment: environment), zone: zone)
             } catch {
-                problems.append(Problem(calendar: source.name, error: error))
+                problems.append(Problem(calendar: source.name, error: error, origin: source.origin))
             }
         }
         return (calendars, problems)

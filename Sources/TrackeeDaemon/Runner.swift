@@ -24,18 +24,22 @@ public struct Runner: Sendable {
     /// Whether `notify` and `run` actions really happen (false for
     /// `simulate`, which only reports them).
     public let performSideEffects: Bool
+    /// Whether a rule's start may create a project it names (the user's
+    /// `create_projects`; `ask` refuses, as no one is there to answer).
+    public let newProjects: NewProjects
 
     /// The name of the watermark schedule evaluators share.
     public static let scheduleWatermark = "schedule"
 
     public init(store: Store, zone: Zone, environment: [String: String], logger: Logger,
-                waitForPrograms: Bool, performSideEffects: Bool = true) {
+                waitForPrograms: Bool, performSideEffects: Bool = true, newProjects: NewProjects) {
         self.store = store
         self.zone = zone
         self.environment = environment
         self.logger = logger
         self.waitForPrograms = waitForPrograms
         self.performSideEffects = performSideEffects
+        self.newProjects = newProjects
     }
 
     /// What became of one firing.
@@ -45,6 +49,9 @@ public struct Runner: Sendable {
             case fired([IntentResult])
             /// The ledger already had the key.
             case alreadyFired
+            /// Recorded, but its intents were refused and nothing else
+            /// happened: it names a project that does not exist.
+            case refused(String)
             /// Recording failed; nothing was recorded.
             case failed(String)
         }
@@ -81,10 +88,14 @@ public struct Runner: Sendable {
         do {
             guard let outcome = try store.fire(
                 key: firing.key, formerKey: firing.formerKey, rule: firing.rule, occurred: firing.time, description: firing.description,
-                intents: intents, now: now)
+                intents: intents, now: now, newProjects: newProjects)
             else {
                 log.debug("already fired: \(firing.description)")
                 return Report(firing: firing, status: .alreadyFired)
+            }
+            if let refusal = outcome.refused {
+                log.error("\(firing.description): refused: \(refusal); create the project with `trackee projects add` or set create_projects: always")
+                return Report(firing: firing, status: .refused("\(refusal)"))
             }
             results = outcome.results
         } catch {

@@ -49,6 +49,14 @@ struct ActionKind: Sendable {
     static let start = ActionKind(key: "start") { value, reader in
         if value.isNull { return .start(TimerTemplate()) }
         guard let fields = reader.fields(value, known: ["project", "client", "description", "tags"]) else { return nil }
+        if let project = fields["project"], let text = project.node.scalar?.string, let rule = reader.rule,
+           !text.contains("{{")
+        {
+            let mark = project.node.mark
+            reader.projectMentions.append(ProjectMention(
+                rule: rule, project: text, position: "\(reader.file):\(mark?.line ?? 1):\(mark?.column ?? 1)",
+                path: project.path))
+        }
         return .start(
             TimerTemplate(
                 project: fields["project"].flatMap(reader.template),

@@ -23,6 +23,8 @@ final class RuleFileReader {
     var calendarReferences: [NameReference] = []
     /// Place names triggers and conditions use, checked the same way.
     var placeReferences: [NameReference] = []
+    /// Projects the rules' `start` actions name as plain text.
+    var projectMentions: [ProjectMention] = []
 
     init(file: String, validateSchedule: @escaping (String) -> String?) {
         self.file = file

@@ -10,6 +10,9 @@ public struct RuleSet: Sendable, Equatable {
     public var calendars: [CalendarSource]
     /// The rules that passed validation, including those with `enabled: false`.
     public var rules: [Rule]
+    /// The projects those rules' `start` actions name as plain text (not
+    /// templates), with where: the store may not have them.
+    public var projectMentions: [ProjectMention] = []
 
     public init(places: [Place] = [], calendars: [CalendarSource] = [], rules: [Rule] = []) {
         self.places = places
@@ -28,9 +31,24 @@ public struct RuleSet: Sendable, Equatable {
 public struct CalendarSource: Sendable, Equatable {
     public var name: String
     public var path: String
+    /// Where the rule files name its path, `rules.yaml:3:9: calendars.work`,
+    /// for errors about the calendar itself.
+    public var origin: String?
 
-    public init(name: String, path: String) {
+    public init(name: String, path: String, origin: String? = nil) {
         self.name = name
         self.path = path
+        self.origin = origin
     }
+}
+
+/// A project a rule's `start` names as plain text, and where, so that a
+/// check can say which line names a project the store does not have.
+public struct ProjectMention: Sendable, Equatable {
+    public var rule: String
+    public var project: String
+    /// `rules.yaml:6:28`, the file, line and column of the name.
+    public var position: String
+    /// `do[1].start.project`.
+    public var path: String
 }

@@ -7,7 +7,11 @@ extension RuleSetLoader {
     /// `rules: [...]`: each valid rule is added; each bad one is reported and left out.
     mutating func readRules(_ value: YAMLValue, _ reader: RuleFileReader) {
         for item in reader.list(value) ?? [] {
-            if let rule = readRule(item, reader) { ruleSet.rules.append(rule) }
+            let mentioned = reader.projectMentions.count
+            if let rule = readRule(item, reader) {
+                ruleSet.rules.append(rule)
+                ruleSet.projectMentions += reader.projectMentions[mentioned...]
+            }
         }
         reader.rule = nil
     }

@@ -165,7 +165,10 @@ struct RuleSetLoader {
             guard let path = pathValue.flatMap({ reader.name($0, "calendar path") }),
                 claim("calendar", entry.key, at: entry.keyNode.mark, path: entry.value.path, reader)
             else { continue }
-            ruleSet.calendars.append(CalendarSource(name: entry.key, path: Self.resolve(path, besides: reader.file)))
+            let mark = pathValue?.node.mark
+            ruleSet.calendars.append(CalendarSource(
+                name: entry.key, path: Self.resolve(path, besides: reader.file),
+                origin: "\(reader.file):\(mark?.line ?? 1):\(mark?.column ?? 1): \(entry.value.path)"))
         }
     }
 

@@ -14,12 +14,15 @@ extension Store {
     ///   `unchanged` when nothing runs.
     /// - A key already in the ledger changes nothing and reports the first
     ///   application's outcome with `replayed` set.
-    public func apply(_ intent: Intent, now: Instant) throws -> IntentResult {
-        try write { db in try apply(db, intent, now: now) }
+    /// - A start naming a project that does not exist creates it, or under
+    ///   `newProjects: .refuse` throws ``StoreError/noSuchProject(name:client:nearest:)``
+    ///   and changes nothing.
+    public func apply(_ intent: Intent, now: Instant, newProjects: NewProjects = .create) throws -> IntentResult {
+        try write { db in try apply(db, intent, now: now, newProjects: newProjects) }
     }
 
-    /// ``apply(_:now:)`` inside a transaction the caller owns.
-    func apply(_ db: Database, _ intent: Intent, now: Instant) throws -> IntentResult {
+    /// ``apply(_:now:newProjects:)`` inside a transaction the caller owns.
+    func apply(_ db: Database, _ intent: Intent, now: Instant, newProjects: NewProjects) throws -> IntentResult {
         if case .start(let p) = intent.action, let bad = Tags.invalid(p.tags) {
             throw StoreError.invalidTag(bad)
         }
@@ -47,7 +50,8 @@ extension Store {
         } else {
             switch intent.action {
             case .start(let parameters):
-                result = try applyStart(db, parameters, intent: intent, running: running, now: now)
+                result = try applyStart(
+                    db, parameters, intent: intent, running: running, now: now, newProjects: newProjects)
             case .stop:
                 result = try applyStop(db, at: intent.at, running: running, now: now)
             case .cancel:
@@ -90,7 +94,8 @@ extension Store {
     }
 
     private func applyStart(
-        _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant
+        _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant,
+        newProjects: NewProjects
     ) throws -> IntentResult {
         // A start that names nothing asks only that some timer runs, which
         // the running one does; switching would save it short and start
@@ -98,7 +103,8 @@ extension Store {
         if let running, parameters == TimerParameters() {
             return IntentResult(outcome: .unchanged, entry: try entry(db, running), logID: 0)
         }
-        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
+        let resolved = try resolveProject(
+            db, name: parameters.project, client: parameters.client, now: now, newProjects: newProjects)
         let tags = Tags.encode(parameters.tags)
         var previous: Entry?
         if var running {
@@ -106,6 +112,11 @@ extension Store {
                 && running.tags == tags
             {
                 return IntentResult(outcome: .unchanged, entry: try entry(db, running), logID: 0)
+            }
+            // Switching at a time before the running timer began would end
+            // it before its start: the time the user gave is the new start.
+            guard intent.at.seconds >= running.start else {
+                throw StoreError.startBeforeRunning(start: intent.at, running: Instant(seconds: running.start))
             }
             try close(&running, at: intent.at, now: now, db)
             previous = try entry(db, running)

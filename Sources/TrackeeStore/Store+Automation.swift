@@ -24,8 +24,16 @@ public struct FocusChange: Sendable, Equatable {
 
 /// What recording a rule firing did.
 public struct FiringOutcome: Sendable, Equatable {
-    /// The results of the firing's intents, in order.
+    /// The results of the firing's intents, in order; empty when refused.
     public var results: [IntentResult]
+    /// Why the firing's intents were refused (a project that does not
+    /// exist); the firing is recorded all the same, with no intent applied.
+    public var refused: StoreError?
+
+    public init(results: [IntentResult], refused: StoreError? = nil) {
+        self.results = results
+        self.refused = refused
+    }
 }
 
 extension Store {
@@ -77,11 +85,16 @@ extension Store {
     /// running beside `run` all meet the same UNIQUE key. `formerKey` is
     /// the key an older release gave the same firing: a row recorded under
     /// it before the upgrade (`any_offset`) counts as this firing too.
+    ///
+    /// A start naming a project that does not exist, under `newProjects:
+    /// .refuse`, applies none of the firing's intents but still records
+    /// the firing: the same occurrence is not retried at every pass, and
+    /// the next one fires once the project exists.
     public func fire(
         key: String, formerKey: String? = nil, rule: String, occurred: Instant, description: String, intents: [Intent],
-        now: Instant
+        now: Instant, newProjects: NewProjects = .create
     ) throws -> FiringOutcome? {
-        try write { db in
+        try write { db -> FiringOutcome? in
             let seen = try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
                 arguments: [key, formerKey]) ?? false
@@ -89,7 +102,19 @@ extension Store {
             try db.execute(
                 sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, ?, ?, ?, ?)",
                 arguments: [key, rule, occurred.seconds, now.seconds, description])
-            return FiringOutcome(results: try intents.map { try apply(db, $0, now: now) })
+            var results: [IntentResult] = []
+            do {
+                // A savepoint, so a refusal after an earlier intent (a stop
+                // then a start) leaves neither applied.
+                try db.inSavepoint {
+                    results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects) }
+                    return .commit
+                }
+            } catch let refusal as StoreError {
+                guard case .noSuchProject = refusal else { throw refusal }
+                return FiringOutcome(results: [], refused: refusal)
+            }
+            return FiringOutcome(results: results)
         }
     }
 

@@ -42,9 +42,11 @@ extension Store {
     // MARK: Resolution
 
     /// Finds the project a user named, creating it (and its client) on first
-    /// use. Without a client, a name that exists under several clients is
-    /// ambiguous rather than guessed.
-    func resolveProject(_ db: Database, name: String?, client: String?, now: Instant) throws -> ResolvedProject {
+    /// use when `newProjects` allows. Without a client, a name that exists
+    /// under several clients is ambiguous rather than guessed.
+    func resolveProject(_ db: Database, name: String?, client: String?, now: Instant, newProjects: NewProjects) throws
+        -> ResolvedProject
+    {
         let name = try name.map { try validName($0, kind: "project") }
         let client = try client.map { try validName($0, kind: "client") }
         guard let name else {
@@ -54,6 +56,10 @@ extension Store {
         var created: [String] = []
         if let clientName = client {
             var clientRecord = try self.client(db, named: clientName)
+            if let clientID = clientRecord?.id, let project = try project(db, named: name, clientID: clientID) {
+                return ResolvedProject(projectID: project.id)
+            }
+            if newProjects == .refuse { throw try noSuchProject(db, name: name, client: clientName) }
             if clientRecord == nil {
                 var new = ClientRecord(name: clientName, created: now.seconds)
                 try new.insert(db)
@@ -61,9 +67,6 @@ extension Store {
                 clientRecord = new
             }
             let clientID = clientRecord!.id!
-            if let project = try project(db, named: name, clientID: clientID) {
-                return ResolvedProject(projectID: project.id, created: created)
-            }
             var project = ProjectRecord(clientID: clientID, name: name, billable: false, created: now.seconds)
             try project.insert(db)
             created.append("project \"\(name)\"")
@@ -72,9 +75,17 @@ extension Store {
         if let project = try onlyProject(db, named: name) {
             return ResolvedProject(projectID: project.id)
         }
+        if newProjects == .refuse { throw try noSuchProject(db, name: name, client: nil) }
         var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
         try project.insert(db)
         return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])
+    }
+
+    /// The refusal of a new project, naming the existing one closest to
+    /// `name` (any client's: a typo can be in either name).
+    private func noSuchProject(_ db: Database, name: String, client: String?) throws -> StoreError {
+        let names = try String.fetchAll(db, sql: "SELECT DISTINCT name FROM project ORDER BY name")
+        return StoreError.noSuchProject(name: name, client: client, nearest: nearest(to: name, among: names))
     }
 
     /// The one project with this name under any client; nil when there is

@@ -27,7 +27,7 @@ extension Store {
                 else { throw StoreError.nothingToContinue }
                 entry = last
             }
-            return try apply(db, Intent(.start(entry.parameters), at: at, source: source, key: key), now: now)
+            return try apply(db, Intent(.start(entry.parameters), at: at, source: source, key: key), now: now, newProjects: .refuse)
         }
     }
 }

@@ -44,18 +44,21 @@ public struct KeyedAdd: Sendable, Equatable {
 
 extension Store {
     /// Records a finished entry from `start` to `end`.
-    public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant) throws -> EntryResult {
+    /// A project that does not exist is created, or refused under
+    /// `newProjects: .refuse`.
+    public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant,
+                    newProjects: NewProjects = .create) throws -> EntryResult {
         guard end >= start else { throw StoreError.endBeforeStart(start: start, end: end) }
         if let bad = Tags.invalid(parameters.tags) { throw StoreError.invalidTag(bad) }
-        return try write { db in try add(db, parameters, start: start, end: end, now: now) }
+        return try write { db in try add(db, parameters, start: start, end: end, now: now, newProjects: newProjects) }
     }
 
     /// ``add(_:start:end:now:)`` under an idempotency key: the first call
     /// with `key` adds the entry and keeps the key with it, in one
     /// transaction; a later call adds nothing and returns the first call's
     /// entry id (and the entry, unless it has since been deleted).
-    public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant, key: String) throws
-        -> KeyedAdd
+    public func add(_ parameters: TimerParameters, start: Instant, end: Instant, now: Instant, key: String,
+                    newProjects: NewProjects = .create) throws -> KeyedAdd
     {
         guard end >= start else { throw StoreError.endBeforeStart(start: start, end: end) }
         if let bad = Tags.invalid(parameters.tags) { throw StoreError.invalidTag(bad) }
@@ -64,17 +67,18 @@ extension Store {
                 let entry = try Row.fetchOne(db, sql: Store.entrySelect + " WHERE e.id = ?", arguments: [first]).map(Store.entry(from:))
                 return KeyedAdd(entryID: first, result: entry.map { EntryResult(entry: $0, created: []) }, replayed: true)
             }
-            let result = try add(db, parameters, start: start, end: end, now: now)
+            let result = try add(db, parameters, start: start, end: end, now: now, newProjects: newProjects)
             try db.execute(sql: "INSERT INTO add_key (key, entry_id, added) VALUES (?, ?, ?)",
                            arguments: [key, result.entry.id, now.seconds])
             return KeyedAdd(entryID: result.entry.id, result: result, replayed: false)
         }
     }
 
-    private func add(_ db: Database, _ parameters: TimerParameters, start: Instant, end: Instant, now: Instant) throws
-        -> EntryResult
+    private func add(_ db: Database, _ parameters: TimerParameters, start: Instant, end: Instant, now: Instant,
+                     newProjects: NewProjects) throws -> EntryResult
     {
-        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
+        let resolved = try resolveProject(
+            db, name: parameters.project, client: parameters.client, now: now, newProjects: newProjects)
         var record = EntryRecord(
             projectID: resolved.projectID, description: parameters.description,
             tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
@@ -85,7 +89,11 @@ extension Store {
 
     /// Edits an entry. The running entry's start may move (say, two hours
     /// earlier); its end is set only by `stop`, so the timer keeps one way in.
-    public func edit(_ id: Int64, _ changes: EntryChanges, now: Instant) throws -> EntryResult {
+    /// A project that does not exist is created, or refused under
+    /// `newProjects: .refuse`.
+    public func edit(_ id: Int64, _ changes: EntryChanges, now: Instant, newProjects: NewProjects = .create) throws
+        -> EntryResult
+    {
         if let tags = changes.tags, let bad = Tags.invalid(tags) { throw StoreError.invalidTag(bad) }
         return try write { db in
             guard var record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
@@ -102,14 +110,16 @@ extension Store {
                 throw StoreError.endBeforeStart(start: Instant(seconds: record.start), end: Instant(seconds: end))
             }
             if let project = changes.project {
-                let resolved = try resolveProject(db, name: project, client: changes.client, now: now)
+                let resolved = try resolveProject(
+                    db, name: project, client: changes.client, now: now, newProjects: newProjects)
                 record.projectID = resolved.projectID
                 created = resolved.created
             } else if let client = changes.client {
                 // A new client for the same project name.
                 let current = try record.projectID.flatMap { try ProjectRecord.fetchOne(db, key: $0) }
                 guard let current else { throw StoreError.clientNeedsProject }
-                let resolved = try resolveProject(db, name: current.name, client: client, now: now)
+                let resolved = try resolveProject(
+                    db, name: current.name, client: client, now: now, newProjects: newProjects)
                 record.projectID = resolved.projectID
                 created = resolved.created
             }

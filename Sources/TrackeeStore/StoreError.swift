@@ -22,6 +22,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case endBeforeStart(start: Instant, end: Instant)
     case ambiguousProject(name: String, clients: [String])
     case unknownProject(String)
+    /// A project the write would have created, under ``NewProjects/refuse``;
+    /// `nearest` is the existing project closest to the name.
+    case noSuchProject(name: String, client: String?, nearest: String?)
+    /// A start earlier than the running timer's, which it would end.
+    case startBeforeRunning(start: Instant, running: Instant)
     case unknownClient(String)
     /// A `--project`, `--client` or `--tag` filter names nothing stored.
     case unknownFilterName(kind: FilterKind, name: String, nearest: String?)
@@ -62,6 +67,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "project \"\(name)\" exists under several clients (\(list)); add --client to choose one"
         case let .unknownProject(name):
             return "no project named \"\(name)\"; `trackee projects` lists them"
+        case let .noSuchProject(name, client, nearest):
+            let under = client.map { " under client \"\($0)\"" } ?? ""
+            return "no project \"\(name)\"\(under)" + (nearest.map { "; did you mean \"\($0)\"?" } ?? "")
+        case let .startBeforeRunning(start, running):
+            return "the new start \(Zone.local().iso8601(start)) is before the running timer's start \(Zone.local().iso8601(running)); "
+                + "give a later --at, or `trackee stop` it first and add the earlier time with `trackee add`"
         case let .unknownClient(name):
             return "no client named \"\(name)\"; `trackee clients` lists them"
         case let .unknownFilterName(kind, name, near):

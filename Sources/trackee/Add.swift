@@ -27,10 +27,15 @@ extension Trackee {
                 let parameters = TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)
                 let store = try session.openStore()
                 guard let key = idempotency.key else {
-                    EntryReport.print("added", try store.add(parameters, start: start, end: end, now: session.now), session: session)
+                    let result = try session.creatingProjects(allowed: timer.newProject) {
+                        try store.add(parameters, start: start, end: end, now: session.now, newProjects: $0)
+                    }
+                    EntryReport.print("added", result, session: session)
                     return
                 }
-                let keyed = try store.add(parameters, start: start, end: end, now: session.now, key: key)
+                let keyed = try session.creatingProjects(allowed: timer.newProject) {
+                    try store.add(parameters, start: start, end: end, now: session.now, key: key, newProjects: $0)
+                }
                 guard keyed.replayed else {
                     EntryReport.print("added", keyed.result!, key: key, session: session)
                     return

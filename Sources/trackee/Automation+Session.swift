@@ -55,8 +55,13 @@ extension Session {
 
     func runner(_ store: Store, waitForPrograms: Bool = true, performSideEffects: Bool = true) -> Runner {
         Runner(store: store, zone: zone, environment: environment, logger: logger,
-               waitForPrograms: waitForPrograms, performSideEffects: performSideEffects)
+               waitForPrograms: waitForPrograms, performSideEffects: performSideEffects,
+               newProjects: rulesNewProjects)
     }
+
+    /// Whether a rule may create a project it names: only under
+    /// `create_projects: always`, since no one is there to answer `ask`.
+    var rulesNewProjects: NewProjects { settings.createProjects == .always ? .create : .refuse }
 
     /// One line per firing report.
     func describe(_ report: Runner.Report) -> String {
@@ -72,6 +77,8 @@ extension Session {
                 + (created.isEmpty ? "" : " (created \(created.joined(separator: ", ")))")
         case .alreadyFired:
             return "already fired \(report.firing.rule) at \(when)"
+        case .refused(let message):
+            return "refused \(report.firing.rule) at \(when): \(message)"
         case .failed(let message):
             return "failed \(report.firing.rule) at \(when): \(message)"
         }

@@ -12,11 +12,14 @@ struct CommonOptions: ParsableArguments {
 
 /// The parameters that describe what a timer tracks.
 struct TimerOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "The project; created on first use.")
+    @Option(name: [.short, .long], help: "The project; one that does not exist yet is created as create_projects says.")
     var project: String?
 
-    @Option(name: [.short, .long], help: "The project's client; created on first use.")
+    @Option(name: [.short, .long], help: "The project's client; created with a new project.")
     var client: String?
+
+    @Flag(name: .customLong("new-project"), help: "Create the project if it does not exist, whatever create_projects says.")
+    var newProject = false
 
     @Option(name: [.short, .long], help: "What the time is spent on.")
     var description: String?

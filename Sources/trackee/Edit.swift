@@ -28,8 +28,11 @@ extension Trackee {
                 help: "Move the start by a signed amount, e.g. -2h (earlier) or +15m (later).")
         var moveStart: String?
 
-        @Option(name: [.short, .long], help: "A new project; created on first use.")
+        @Option(name: [.short, .long], help: "A new project; one that does not exist yet is created as create_projects says.")
         var project: String?
+
+        @Flag(name: .customLong("new-project"), help: "Create the project if it does not exist, whatever create_projects says.")
+        var newProject = false
 
         @Flag(name: .customLong("no-project"), help: "Remove the entry's project.")
         var noProject = false
@@ -79,7 +82,10 @@ extension Trackee {
                 if changes.isEmpty {
                     throw CommandFailure.usage("nothing to change; give --from, --to, --move-start, --project, --no-project, --client, --description, --tag or --clear-tags")
                 }
-                EntryReport.print("edited", try store.edit(id, changes, now: session.now), session: session)
+                let result = try session.creatingProjects(allowed: newProject) {
+                    try store.edit(id, changes, now: session.now, newProjects: $0)
+                }
+                EntryReport.print("edited", result, session: session)
             }
         }
     }

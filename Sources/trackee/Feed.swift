@@ -41,25 +41,38 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let automation = try session.strictRules(rules, calendars: false)
+                // Every file is opened first: one that cannot be read stops
+                // the feed before the store is touched.
+                var inputs: [(fd: Int32, name: String)] = []
+                defer { for input in inputs { Glibc.close(input.fd) } }
+                for file in files { inputs.append((try Self.open(file), file)) }
                 var run = try FeedRun(session: session, automation: automation, dryRun: dryRun)
                 defer { run.close() }
                 if files.isEmpty {
                     try run.read(fd: 0, name: "stdin", format: format)
                 } else {
-                    for file in files {
-                        let fd = open(file, O_RDONLY | O_CLOEXEC)
-                        guard fd >= 0 else {
-                            throw CommandFailure.usage("\(file): cannot read it (\(String(cString: strerror(errno))))")
-                        }
-                        defer { Glibc.close(fd) }
-                        try run.read(fd: fd, name: file, format: format)
-                    }
+                    for input in inputs { try run.read(fd: input.fd, name: input.name, format: format) }
                 }
                 try run.finish()
                 if strict && run.counts.rejected > 0 {
                     throw CommandFailure(message: "\(run.counts.rejected) rejected line\(run.counts.rejected == 1 ? "" : "s") (--strict)", status: 65)
                 }
             }
+        }
+
+        /// Opens an input file for reading; one that is missing, unreadable
+        /// or a folder is EX_NOINPUT with its path.
+        private static func open(_ file: String) throws -> Int32 {
+            let fd = Glibc.open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw CommandFailure.noInput("\(file): cannot read it (\(String(cString: strerror(errno))))")
+            }
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                Glibc.close(fd)
+                throw CommandFailure.noInput("\(file): cannot read it (it is a directory)")
+            }
+            return fd
         }
     }
 }

@@ -72,8 +72,9 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let loaded = session.loadRules(files)
+                    let warnings = loaded.warnings + session.missingProjectWarnings(loaded.automation.ruleSet)
                     for error in loaded.errors where !session.out.json { writeAll(2, "trackee: \(error)\n") }
-                    for warning in loaded.warnings where !session.out.json { writeAll(2, "trackee: \(warning)\n") }
+                    for warning in warnings where !session.out.json { writeAll(2, "trackee: \(warning)\n") }
                     let automation = loaded.automation
                     let views = automation.ruleSet.rules.map { rule in
                         RuleView(id: rule.id, name: rule.name, enabled: rule.enabled, triggers: rule.triggers.map { trigger in
@@ -86,13 +87,16 @@ extension Trackee {
                             case .focus(let mode, let state):
                                 return TriggerView(focus: mode, state: state.rawValue)
                             case .calendar(let t):
-                                let upcoming = rule.enabled ? automation.upcoming(after: session.now, count: count, zone: session.zone) {
+                                // A calendar that could not be read has no
+                                // events to list: the error says so, once.
+                                let read = automation.calendars[t.calendar] != nil
+                                let upcoming = rule.enabled && read ? automation.upcoming(after: session.now, count: count, zone: session.zone) {
                                     guard case .calendar(rule.id, t.edge, t.offset, let o) = $0.kind else { return false }
                                     return t.accepts(o) && t.time(of: o, zone: session.zone) == $0.time
                                 } : []
                                 return TriggerView(
                                     calendar: t.calendar, event: t.edge.rawValue, offset: t.offset == 0 ? nil : t.offsetText,
-                                    upcoming: upcoming.map { event in
+                                    upcoming: !read ? nil : upcoming.map { event in
                                         guard case .calendar(_, _, _, let o) = event.kind else { return UpcomingEvent(time: "", summary: "") }
                                         return UpcomingEvent(time: session.zone.iso8601(event.time), summary: o.summary)
                                     })
@@ -108,7 +112,7 @@ extension Trackee {
                         + (loaded.warningCount == 0 ? "" : ", \(counted(loaded.warningCount, "calendar warning"))")
                     if session.out.json {
                         session.out.emit(View(rules: views, errors: loaded.errors,
-                                              warnings: loaded.warnings.isEmpty ? nil : loaded.warnings))
+                                              warnings: warnings.isEmpty ? nil : warnings))
                     } else {
                         for rule in views {
                             session.out.line("rule \"\(rule.id)\"" + (rule.name.map { " (\($0))" } ?? "")
@@ -141,7 +145,7 @@ extension Trackee {
                         + (trigger.source.map { " (\($0))" } ?? "")
                 }
                 let head = "calendar \(trigger.calendar ?? "") \(trigger.event ?? "start")" + (trigger.offset.map { " \($0)" } ?? "")
-                let upcoming = trigger.upcoming ?? []
+                guard let upcoming = trigger.upcoming else { return "\(head): not read (see the error above)" }
                 let shown = !enabled ? "disabled" : upcoming.isEmpty ? "no event ahead within a year"
                     : upcoming.map { "\($0.time) \($0.summary)" }.joined(separator: ", ")
                 return "\(head): \(shown)"

@@ -31,7 +31,7 @@ extension Trackee {
                 let logger = Logger(label: "trackee run")
                 let store = try session.openStore()
                 let runner = Runner(store: store, zone: session.zone, environment: environment, logger: logger,
-                                    waitForPrograms: false)
+                                    waitForPrograms: false, newProjects: session.rulesNewProjects)
                 let core = DaemonCore(runner: runner, ruleFiles: rules.paths, systemd: SystemdNotifier(environment: environment),
                                       defaultAccuracy: session.settings.defaultAccuracy)
                 let directories = RuleFiles.watchedDirectories(explicit: rules.paths, environment: environment)

@@ -91,7 +91,8 @@ struct Session {
 }
 
 /// A failure with its exit status. The statuses are documented in
-/// trackee(1): 1 refused, 2 store unusable, 64 usage, 78 configuration.
+/// trackee(1): 1 refused, 2 store unusable, 64 usage, 66 input missing,
+/// 78 configuration.
 struct CommandFailure: Error {
     var message: String
     var status: Int32
@@ -99,6 +100,8 @@ struct CommandFailure: Error {
     static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 64) }
     static func refused(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 1) }
     static func config(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 78) }
+    /// An input file named on the command line that cannot be read (EX_NOINPUT).
+    static func noInput(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 66) }
 
     init(message: String, status: Int32) {
         self.message = message

@@ -6,6 +6,7 @@ import Yams
 ///
 /// ```yaml
 /// week_start: monday          # first day of `summary --week` and `status`
+/// create_projects: ask        # a project name not seen before: ask, always or never
 /// export:
 ///   email: me@example.com     # Email column of clockify and toggl exports
 ///   date_format: MM/DD/YYYY   # clockify: MM/DD/YYYY DD/MM/YYYY YYYY-MM-DD DD.MM.YYYY YYYY/MM/DD
@@ -25,6 +26,8 @@ import Yams
 /// ```
 struct Settings {
     var weekStart: Weekday = .monday
+    /// What a project name that does not exist does.
+    var createProjects: CreateProjects = .ask
     var export = ExportOptions()
     /// Meters a fix without accuracy information counts as.
     var defaultAccuracy = 25.0
@@ -74,6 +77,11 @@ struct Settings {
                     throw bad(file, value, "week_start", "a weekday such as monday or sunday")
                 }
                 settings.weekStart = day
+            case "create_projects":
+                guard let text = value.string, let choice = CreateProjects(rawValue: text) else {
+                    throw bad(file, value, "create_projects", choices(CreateProjects.allCases.map(\.rawValue)))
+                }
+                settings.createProjects = choice
             case "export":
                 guard let export = value.mapping else {
                     throw bad(file, value, "export", "a mapping with email, date_format, time_format, duration_format")
@@ -127,7 +135,7 @@ struct Settings {
                                                                environment: environment))
                 }
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, export, location and sync")
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location and sync")
             }
         }
         return settings

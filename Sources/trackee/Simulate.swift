@@ -106,7 +106,7 @@ extension Trackee {
         private func readFeed(_ session: Session, _ automation: Automation, from: Instant, to: Instant) throws -> [Step] {
             guard let path = feed else { return [] }
             let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw CommandFailure.usage("--feed: cannot read \(path)") }
+            guard fd >= 0 else { throw CommandFailure.noInput("--feed: cannot read \(path)") }
             defer { close(fd) }
             var source = PlaceSource(automation, stored: [], defaultAccuracy: session.settings.defaultAccuracy)
             var steps: [Step] = []
@@ -133,7 +133,7 @@ extension Trackee {
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw CommandFailure.usage("--events: cannot read \(path)")
+                throw CommandFailure.noInput("--events: cannot read \(path)")
             }
             var steps: [Step] = []
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -31,7 +31,7 @@ extension Trackee {
                 let intent = Intent(
                     .start(TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)),
                     at: at, source: "cli", key: idempotency.key)
-                try IntentReport.apply(intent, session: session)
+                try IntentReport.apply(intent, session: session, newProject: timer.newProject)
             }
         }
     }
@@ -90,9 +90,13 @@ enum IntentReport {
         var created: [String]
     }
 
-    static func apply(_ intent: Intent, session: Session) throws {
+    /// `newProject` is `--new-project`: a project that does not exist may
+    /// be created whatever the settings say.
+    static func apply(_ intent: Intent, session: Session, newProject: Bool = false) throws {
         let store = try session.openStore()
-        let result = try store.apply(intent, now: session.now)
+        let result = try session.creatingProjects(allowed: newProject) {
+            try store.apply(intent, now: session.now, newProjects: $0)
+        }
         report(result, key: intent.key, at: intent.at, session: session)
     }
 

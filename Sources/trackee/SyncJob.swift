@@ -30,7 +30,12 @@ struct SyncJob {
     static func targets(_ session: Session, named name: String?) throws -> [SyncSetting] {
         let all = session.settings.sync
         guard !all.isEmpty else {
-            throw CommandFailure.usage("no sync targets; name them under sync: in the settings file (see trackee(1), CONFIGURATION)")
+            // A matter of configuration, not of the command line: the
+            // sentence says where, with the smallest target that works.
+            throw CommandFailure.config(
+                "no sync targets in \(Settings.path(environment: session.environment)); add one, such as "
+                    + "sync: {work: {service: clockify, workspace: My Company, token_file: ~/.config/trackee/clockify.token, "
+                    + "since: 2026-11-01}} (see trackee(1), CONFIGURATION)")
         }
         guard let name else { return all }
         guard let one = all.first(where: { $0.name == name }) else {

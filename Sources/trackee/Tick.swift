@@ -39,6 +39,13 @@ extension Trackee {
                 let automation = try session.strictRules(rules)
                 let now = try self.now.map { try session.time($0, option: "--now") } ?? session.now
                 let store = try session.openStore()
+                if self.now != nil, let last = try store.watermark(Runner.scheduleWatermark), now < last {
+                    // The window would run backwards; a past window is
+                    // simulate's, which leaves the store alone.
+                    throw CommandFailure.refused(
+                        "--now \(session.zone.iso8601(now)) is before the last tick at \(session.zone.iso8601(last)); "
+                            + "tick only moves forward; to replay a past window run `trackee simulate --from TIME --to TIME`")
+                }
                 let report = try session.runner(store).tick(automation, now: now)
                 if session.out.json {
                     session.out.emit(View(
@@ -63,7 +70,10 @@ extension Trackee {
                 for event in report.quiet {
                     session.out.line("not fired \(event.rule ?? event.kindName) at \(session.zone.iso8601(event.time)): conditions not met or cooling down")
                 }
-                if report.reports.isEmpty && report.skipped.isEmpty && report.quiet.isEmpty {
+                if now < from {
+                    // A clock set back: nothing runs twice, nothing is lost.
+                    session.out.line("the clock (\(session.zone.iso8601(now))) is before the last tick at \(session.zone.iso8601(from)); nothing fired")
+                } else if report.reports.isEmpty && report.skipped.isEmpty && report.quiet.isEmpty {
                     session.out.line("nothing due from \(session.zone.iso8601(from)) to \(session.zone.iso8601(now))")
                 }
             }
@@ -91,6 +101,10 @@ struct FiringView: Encodable {
         case .alreadyFired:
             status = "already_fired"
             outcomes = []
+        case .refused(let message):
+            status = "refused"
+            outcomes = []
+            error = message
         case .failed(let message):
             status = "failed"
             outcomes = []

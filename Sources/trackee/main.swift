@@ -1,2 +1,2 @@
 // The entry point only; commands live in their own files.
-Trackee.main()
+Trackee.runCommandLine()

@@ -117,6 +117,61 @@ import Testing
         #expect(entries[0]["source"] == .string("rule:office-hours"))
     }
 
+    /// A `--now` before the watermark would look at a window that runs
+    /// backwards: it is refused with what to do instead, and the watermark
+    /// stays. A clock set back without `--now` fires nothing and says so.
+    @Test func tickNowBeforeTheLastTickIsRefusedAndPointsAtSimulate() throws {
+        let t = try sandbox()
+        #expect(try t.run("tick", now: "2026-11-23 10:00").status == 0)
+        let r = try t.run("tick", "--now", "2026-11-23 08:00", now: "2026-11-23 10:05")
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == failure(
+            "--now 2026-11-23T08:00:00+01:00 is before the last tick at 2026-11-23T10:00:00+01:00; tick only moves forward; "
+                + "to replay a past window run `trackee simulate --from TIME --to TIME`"))
+        #expect(try t.run("tick", now: "2026-11-23 09:30").lines
+            == ["the clock (2026-11-23T09:30:00+01:00) is before the last tick at 2026-11-23T10:00:00+01:00; nothing fired"])
+        #expect(try t.run("tick", now: "2026-11-23 10:30").lines
+            == ["nothing due from 2026-11-23T10:00:00+01:00 to 2026-11-23T10:30:00+01:00"])
+    }
+
+    /// A rule that starts a project the store does not have, under the
+    /// default setting: `rules check` warns; at firing the start is
+    /// refused and logged, nothing changes, and the firing is recorded.
+    @Test func aRuleNamingAMissingProjectIsWarnedAboutAndRefusedAtFiring() throws {
+        let t = try Sandbox(now: "2026-11-20 12:00", createProjects: nil)
+        try t.write("""
+            rules:
+              - id: office
+                when: {at: "Mon..Fri 09:00"}
+                do: [{stop: {}}, {start: {project: Ofice}}]
+            """, to: "config/trackee/rules.yaml")
+        #expect(try t.run("projects", "add", "Office").status == 0)
+        #expect(try t.run("start", "-p", "Office", now: "2026-11-23 08:00").status == 0)
+        let check = try t.run("rules", "check")
+        #expect(check.status == 0)
+        #expect(check.stderr == failure(
+            "\(t.path("config/trackee/rules.yaml")):4:40: "
+                + #"rule "office": do[1].start.project: no project "Ofice"; did you mean "Office"?; when the rule fires, its start "#
+                + #"is refused (create_projects: ask); create the project with `trackee projects add "Ofice"`, or set create_projects: always"#))
+        #expect(try t.run("tick", now: "2026-11-23 08:58").status == 0)
+        let fired = try t.run("tick", now: "2026-11-23 09:00:30")
+        #expect(fired.status == 0)
+        #expect(fired.lines == [#"refused office at 2026-11-23T09:00:00+01:00: no project "Ofice"; did you mean "Office"?"#])
+        #expect(fired.stderr.contains(#"refused: no project "Ofice"; did you mean "Office"?; create the project with `trackee projects add` or set create_projects: always"#))
+        // The stop before the start was not applied either: Office still runs.
+        let status = try t.run("status", "--json", now: "2026-11-23 09:01").json()
+        #expect(status["running"]["project"] == "Office")
+        #expect(status["running"]["start"] == "2026-11-23T08:00:00+01:00")
+        let history = try t.run("history", "--json", now: "2026-11-23 09:01").json()
+        #expect(history["intents"].elements.count == 1)
+        // Each occurrence is refused once (the store tests show the ledger
+        // row); the next day's is refused in its turn, in JSON as "refused".
+        let json = try t.run("tick", "--json", now: "2026-11-24 09:00:30").json()
+        #expect(json["fired"][0]["status"] == "refused")
+        #expect(json["fired"][0]["time"] == "2026-11-24T09:00:00+01:00")
+    }
+
     @Test func aTickAfterLongDowntimeFiresNothingPastMaxLate() throws {
         let t = try sandbox()
         _ = try t.run("tick", now: "2026-11-23 08:00")

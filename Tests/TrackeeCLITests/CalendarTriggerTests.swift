@@ -502,12 +502,15 @@ extension CalendarCommandTests {
             let broken = try t.run(["tick", "--rules", t.path("rules.yaml")], now: "2026-11-23 09:28")
             #expect(broken.status == 78)
             #expect(broken.stdout == "")
+            // Where the rules name the calendar (rules.yaml:2:9), then the
+            // calendar's own file and line.
+            let named = "\(t.path("rules.yaml")):2:9: calendars.work: "
             #expect(broken.stderr == failure(
-                #"calendar "work": \#(t.path("work.ics")):3: the file ends inside VEVENT begun on line 2; is it cut off?"#))
+                named + #"\#(t.path("work.ics")):3: the file ends inside VEVENT begun on line 2; is it cut off?"#))
             try FileManager.default.removeItem(atPath: t.path("work.ics"))
             let missing = try t.run(["tick", "--rules", t.path("rules.yaml")], now: "2026-11-23 09:29")
             #expect(missing.status == 78)
-            #expect(missing.stderr == failure(#"calendar "work": \#(t.path("work.ics")): no such calendar file or folder"#))
+            #expect(missing.stderr == failure(named + #"\#(t.path("work.ics")): no such calendar file or folder"#))
 
             try t.write(CalendarCommandTests.week, to: "work.ics")
             #expect(try tick(t, at: "2026-11-23 09:31") == [

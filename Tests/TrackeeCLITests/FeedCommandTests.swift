@@ -574,6 +574,42 @@ import Testing
             """))
     }
 
+    /// A CSV file read as GPX is not GPX at line 1, where the reading went
+    /// wrong, not at the line after its end.
+    @Test func aFileThatIsNotGPXIsBlamedOnItsFirstLine() throws {
+        let t = try Self.sandbox()
+        try t.write("""
+            time,lat,lon
+            2026-11-23T08:00:00Z,50.0,14.0
+            2026-11-23T08:01:00Z,50.0,14.0
+            2026-11-23T08:02:00Z,50.0,14.0
+            2026-11-23T08:03:00Z,50.0,14.0
+            """ + "\n", to: "walk.csv")
+        let r = try t.run("feed", "--rules", "rules.yaml", "--format", "gpx", "walk.csv")
+        #expect(r.status == 0)
+        #expect(r.stderr == "trackee: walk.csv:1: the input is not a GPX document: it has no <gpx> element\n")
+        #expect(r.lines == ["read 5 lines, 0 fixes used, 1 ignored (unreadable 1), 0 transitions, 0 rules fired"])
+    }
+
+    /// A file named on the command line that cannot be read is EX_NOINPUT
+    /// (66) with its path, before anything is read or written.
+    @Test func anInputFileThatCannotBeReadIsExitStatus66() throws {
+        let t = try Self.sandbox()
+        let missing = try t.run("feed", "--rules", "rules.yaml", "nowhere.csv")
+        #expect(missing.status == 66)
+        #expect(missing.stdout == "")
+        #expect(missing.stderr == failure("nowhere.csv: cannot read it (No such file or directory)"))
+        try FileManager.default.createDirectory(atPath: t.path("folder"), withIntermediateDirectories: false)
+        let folder = try t.run("feed", "--rules", "rules.yaml", "folder")
+        #expect(folder.status == 66)
+        #expect(folder.stderr == failure("folder: cannot read it (it is a directory)"))
+        let simulate = try t.run("simulate", "--rules", "rules.yaml", "--from", "2026-11-23 00:00", "--to", "2026-11-23 12:00",
+                                 "--feed", "nowhere.csv")
+        #expect(simulate.status == 66)
+        #expect(simulate.stderr == failure("--feed: cannot read nowhere.csv"))
+        #expect(t.listing(t.path("store")) == [])
+    }
+
     @Test func gpxProblemsAreReportedAtTheLineOfTheirPoint() throws {
         let t = try Self.sandbox()
         try t.write("""

@@ -144,6 +144,7 @@ import Testing
             workspace: "123456"
             token_env: TOGGL_API_TOKEN
             since: 2026-11-01
+        create_projects: always
         """
 
     /// A calendar with one line trackee reads past, for `warnings`.

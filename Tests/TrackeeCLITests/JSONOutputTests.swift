@@ -93,6 +93,6 @@ import Testing
         let flag = try t.run("export", "--format", "csv", "--json")
         #expect(flag.status == 64)
         #expect(flag.stdout == "")
-        #expect(flag.stderr.hasPrefix("Error: export writes the --format you choose; for JSON use --format json.\n"))
+        #expect(flag.stderr == "trackee: export writes the --format you choose; for JSON use --format json\nSee 'trackee export --help'.\n")
     }
 }

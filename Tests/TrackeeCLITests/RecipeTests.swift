@@ -14,8 +14,8 @@ import Testing
 
     /// A sandbox whose home holds the sample calendar the meetings recipe
     /// names (`~/.calendars/work`), as its comment says to set up.
-    static func sandbox(now: String = "2026-11-20 12:00") throws -> Sandbox {
-        let t = try Sandbox(now: now)
+    static func sandbox(now: String = "2026-11-20 12:00", createProjects: String? = "always") throws -> Sandbox {
+        let t = try Sandbox(now: now, createProjects: createProjects)
         try FileManager.default.createDirectory(atPath: t.path("home/.calendars"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: recipes.appendingPathComponent("calendars/work").path, toPath: t.path("home/.calendars/work"))
@@ -73,8 +73,10 @@ import Testing
 
     // MARK: Scripts
 
+    /// Under the default settings, as cron runs it: no terminal to ask on,
+    /// so the script's --new-project is what creates its project.
     @Test func theCronWorkdayRecipeIsSafeToRunTwice() throws {
-        let t = try Sandbox(now: "2026-11-20 09:00")
+        let t = try Sandbox(now: "2026-11-20 09:00", createProjects: nil)
         let first = try runRecipe(t, "shell/cron-workday.sh", ["start"])
         #expect(first.0 == 0)
         #expect(first.1 == "created project \"Work\"\nstarted Work at 09:00\n")

@@ -38,9 +38,11 @@ import Testing
             "end 2026-11-20T10:00:00+01:00 is before start 2026-11-20T11:00:00+01:00; give an end after the start"))
     }
 
+    /// The user gave a start, not an end: the message is about the start.
     @Test func switchingAtATimeBeforeTheRunningStart() throws {
         try expectRefused(["start", "-p", "Mail", "--at", "10:30"], status: 1, stderr: failure(
-            "end 2026-11-20T10:30:00+01:00 is before start 2026-11-20T11:00:00+01:00; give an end after the start"))
+            "the new start 2026-11-20T10:30:00+01:00 is before the running timer's start 2026-11-20T11:00:00+01:00; "
+                + "give a later --at, or `trackee stop` it first and add the earlier time with `trackee add`"))
     }
 
     @Test func anUnreadableTimeIsAUsageError() throws {

@@ -28,7 +28,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: t.path("home/.config/trackee"), withIntermediateDirectories: true)
         try t.write("toggl-secret-token\n", to: "home/.config/trackee/toggl.token")
         try FileManager.default.setAttributes([.posixPermissions: tokenMode], ofItemAtPath: t.path("home/.config/trackee/toggl.token"))
-        try t.write(settings, to: "config/trackee/config.yaml")
+        // Last, so the line numbers the refusals below name stay those of `settings`.
+        try t.write(settings + "\ncreate_projects: always\n", to: "config/trackee/config.yaml")
         return t
     }
 
@@ -88,6 +89,27 @@ import Testing
         #expect(try t.run("add", "-p", "Docs", "--from", "2026-11-19 09:00", "--to", "2026-11-19 10:00", "thu").status == 0)
         try t.write("week_start: monday\n", to: "config/trackee/config.yaml")
         #expect(try status(t) == ["no sync targets; name them under sync: in the settings file (see trackee(1), CONFIGURATION)"])
+    }
+
+    /// No target is a matter of configuration (78), not of the command
+    /// line; the message shows the smallest section that works, and it
+    /// does work when pasted into the settings file.
+    @Test func syncWithNoTargetsIsAConfigurationErrorWithAnExample() throws {
+        let t = try Sandbox()
+        let example = "sync: {work: {service: clockify, workspace: My Company, token_file: ~/.config/trackee/clockify.token, "
+            + "since: 2026-11-01}}"
+        for arguments in [["sync"], ["sync", "check"], ["sync", "push", "work"]] {
+            let r = try t.run(arguments)
+            #expect(r.status == 78, "\(r)")
+            #expect(r.stdout == "")
+            #expect(r.stderr == failure("no sync targets in \(t.path("config/trackee/config.yaml")); add one, such as "
+                + example + " (see trackee(1), CONFIGURATION)"))
+        }
+        try FileManager.default.createDirectory(atPath: t.path("home/.config/trackee"), withIntermediateDirectories: true)
+        try t.write("token\n", to: "home/.config/trackee/clockify.token")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: t.path("home/.config/trackee/clockify.token"))
+        try t.write(example + "\n", to: "config/trackee/config.yaml")
+        #expect(try status(t) == ["work (clockify): 0 queued, 0 failed, 0 in conflict, 0 held there; never pushed"])
     }
 
     /// A token file that others can read, or that is missing, is refused

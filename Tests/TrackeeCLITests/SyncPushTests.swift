@@ -32,7 +32,8 @@ import TrackeeTestSupport
                 since: 2026-11-01
                 create_missing: true
                 url: \(server.baseURL)
-            """ + (requestsPerHour.map { "\n    requests_per_hour: \($0)" } ?? ""), to: "config/trackee/config.yaml")
+            """ + (requestsPerHour.map { "\n    requests_per_hour: \($0)" } ?? "") + "\ncreate_projects: always\n",
+            to: "config/trackee/config.yaml")
         return t
     }
 

@@ -95,7 +95,9 @@ final class RunningTrackee {
 /// A private temporary directory for one test: its own store, HOME and
 /// XDG directories, so nothing from the user's account leaks in. The
 /// clock and zone are pinned; the directory is removed when the sandbox
-/// goes away.
+/// goes away. Its settings file says `create_projects: always`, so tests
+/// name new projects as they did before the setting (its default refuses
+/// them off a terminal); `createProjects: nil` leaves no settings file.
 ///
 /// ```swift
 /// let t = try Sandbox(now: "2026-11-20 10:00")
@@ -109,15 +111,19 @@ final class Sandbox {
     private let binary: String
     private let io: URL
 
-    init(zone: String = "Europe/Prague", now: String = "2026-11-20 12:00") throws {
+    init(zone: String = "Europe/Prague", now: String = "2026-11-20 12:00", createProjects: String? = "always") throws {
         binary = try TrackeeBinary.path()
         self.zone = zone
         self.now = now
         root = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-cli-\(UUID().uuidString)")
         io = root.appendingPathComponent("io")
-        for dir in ["home", "config", "data", "store", "io"] {
+        for dir in ["home", "config/trackee", "data", "store", "io"] {
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent(dir), withIntermediateDirectories: true)
+        }
+        if let createProjects {
+            try "create_projects: \(createProjects)\n".write(
+                to: root.appendingPathComponent("config/trackee/config.yaml"), atomically: true, encoding: .utf8)
         }
     }
 

@@ -48,7 +48,8 @@ import TrackeeStore
         let zone = try Zone(identifier: "Europe/Prague")
         let clock = ManualClock(start)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let runner = Runner(store: store, zone: zone, environment: [:], logger: logger, waitForPrograms: true)
+        let runner = Runner(store: store, zone: zone, environment: [:], logger: logger, waitForPrograms: true,
+                            newProjects: .create)
         let core = DaemonCore(runner: runner, ruleFiles: [rules], systemd: SystemdNotifier(environment: [:]),
                               clock: { clock.now })
         try await core.start()

@@ -69,8 +69,9 @@ struct RuleFileTests {
             ])
         #expect(
             result.ruleSet.calendars == [
-                CalendarSource(name: "work", path: "~/.calendars/work"),
-                CalendarSource(name: "holidays", path: "/usr/share/holidays/cz.ics"),
+                // Each with where its path is written, for errors about the calendar.
+                CalendarSource(name: "work", path: "~/.calendars/work", origin: "rules.yaml:7:9: calendars.work"),
+                CalendarSource(name: "holidays", path: "/usr/share/holidays/cz.ics", origin: "rules.yaml:8:20: calendars.holidays"),
             ])
         let expected = [
             Rule(
@@ -129,7 +130,28 @@ struct RuleFileTests {
         #expect(result.errors == [])
         #expect(result.ruleSet.rules.map(\.id) == ["b", "a"])
         #expect(result.ruleSet.places == [Place(name: "home", latitude: 1, longitude: 2)])
-        #expect(result.ruleSet.calendars == [CalendarSource(name: "work", path: "/cal")])
+        #expect(result.ruleSet.calendars == [CalendarSource(name: "work", path: "/cal", origin: "rules.d/a.yaml:2:9: calendars.work")])
+    }
+
+    /// Plain project names in `start` are kept with their line, for
+    /// `rules check` to hold against the store; a template is known only at
+    /// firing, and a rule with an error is not loaded, so neither is kept.
+    @Test func projectsNamedAsPlainTextAreKeptWithTheirPosition() {
+        let result = load([("rules.yaml", """
+            rules:
+              - {id: a, when: {focus: x}, do: [{start: {project: Office}}, {start: {project: "{{trigger.mode}}"}}]}
+              - {id: b, when: {focus: y}, do: [{start: {project: Docs}}, {stop: 3}]}
+              - id: c
+                when: {focus: z}
+                do:
+                  - stop
+                  - start: {project: Deep work, client: Acme}
+            """)])
+        #expect(result.errors.count == 1)
+        #expect(result.ruleSet.projectMentions.map { "\($0.position) \($0.rule) \($0.path) \($0.project)" } == [
+            "rules.yaml:2:54 a do[0].start.project Office",
+            "rules.yaml:8:26 c do[1].start.project Deep work",
+        ])
     }
 
     @Test func anEmptyFileIsAnEmptyRuleSet() {

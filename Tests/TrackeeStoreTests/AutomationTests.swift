@@ -58,6 +58,32 @@ import TrackeeCore
         #expect(try t.store.lastFirings() == ["office": nine])
     }
 
+    /// Under `.refuse`, a firing that starts a project that does not exist
+    /// applies none of its intents (not even the stop before the start),
+    /// is recorded all the same, and is not tried again.
+    @Test func aFiringRefusedForAMissingProjectIsRecordedAndChangesNothing() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.addProject("Office", client: nil, now: nine)
+        _ = try t.store.apply(Intent(.start(TimerParameters(project: "Office")), at: nine, source: "cli"), now: nine)
+        let key = "office@at:\(at(minutes: 60).seconds)"
+        let intents = [
+            Intent(.stop, at: at(minutes: 60), source: "rule:office"),
+            Intent(.start(TimerParameters(project: "Ofice")), at: at(minutes: 60), source: "rule:office"),
+        ]
+        let refused = try #require(try t.store.fire(
+            key: key, rule: "office", occurred: at(minutes: 60), description: "office at 10:00", intents: intents,
+            now: at(minutes: 61), newProjects: .refuse))
+        #expect(refused == FiringOutcome(results: [], refused: .noSuchProject(name: "Ofice", client: nil, nearest: "Office")))
+        #expect(try t.store.running()?.project == "Office")
+        #expect(try t.store.running()?.start == nine)
+        #expect(try t.store.projects().map(\.name) == ["Office"])
+        #expect(try t.store.intentHistory(limit: 10, before: nil, source: nil).count == 1)
+        #expect(try t.store.hasFired(key))
+        #expect(try t.store.fire(
+            key: key, rule: "office", occurred: at(minutes: 60), description: "office at 10:00", intents: intents,
+            now: at(minutes: 62), newProjects: .refuse) == nil)
+    }
+
     @Test func aCalendarFiringFromBeforeOffsetKeysStandsForEveryOffsetOfItsEdge() throws {
         // A store as the release before offset keys left it: its -5m trigger
         // fired the standup's start under the key without the offset.

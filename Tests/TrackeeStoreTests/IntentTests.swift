@@ -25,6 +25,33 @@ import TrackeeCore
         #expect(try t.store.entryCount() == 1)
     }
 
+    /// `.refuse` finds existing projects as before, and refuses a new one
+    /// (or an existing one under a new client) with the nearest name, in
+    /// the transaction that would have written it: nothing is created.
+    @Test func refusingNewProjectsNamesTheNearestAndCreatesNothing() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.addProject("Docs", client: "Acme", now: nine)
+        let found = try t.store.apply(start("Docs", at: nine), now: nine, newProjects: .refuse)
+        #expect(found.outcome == .started)
+        #expect(found.created == [])
+        #expect(throws: StoreError.noSuchProject(name: "Dcos", client: nil, nearest: "Docs")) {
+            try t.store.apply(start("Dcos", at: at(minutes: 5)), now: at(minutes: 5), newProjects: .refuse)
+        }
+        #expect(throws: StoreError.noSuchProject(name: "Docs", client: "Globex", nearest: "Docs")) {
+            try t.store.add(TimerParameters(project: "Docs", client: "Globex"), start: nine - 3600, end: nine,
+                            now: at(minutes: 5), newProjects: .refuse)
+        }
+        #expect(throws: StoreError.noSuchProject(name: "Web", client: nil, nearest: nil)) {
+            try t.store.edit(1, EntryChanges(project: .some("Web")), now: at(minutes: 5), newProjects: .refuse)
+        }
+        #expect(try t.store.projects().map(\.name) == ["Docs"])
+        #expect(try t.store.clients().map(\.name) == ["Acme"])
+        #expect(try t.store.running()?.project == "Docs")
+        #expect(try t.store.entryCount() == 1)
+        #expect(StoreError.noSuchProject(name: "Dcos", client: nil, nearest: "Docs").description
+            == #"no project "Dcos"; did you mean "Docs"?"#)
+    }
+
     @Test func startWithOtherParametersSwitchesInOneStep() throws {
         let t = try TemporaryStore()
         _ = try t.store.apply(start("Docs", at: nine), now: nine)
@@ -82,7 +109,8 @@ import TrackeeCore
         #expect(throws: StoreError.endBeforeStart(start: nine, end: at(minutes: -1))) {
             try t.store.apply(Intent(.stop, at: at(minutes: -1)), now: nine)
         }
-        #expect(throws: StoreError.endBeforeStart(start: nine, end: at(minutes: -1))) {
+        // A switch is refused for its start, the time the user gave.
+        #expect(throws: StoreError.startBeforeRunning(start: at(minutes: -1), running: nine)) {
             try t.store.apply(start("Other", at: at(minutes: -1)), now: nine)
         }
         #expect(try t.store.running()?.start == nine)

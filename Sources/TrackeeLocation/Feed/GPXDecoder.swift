@@ -57,7 +57,10 @@ public struct GPXDecoder: Sendable {
         } else if reader.depth > 0 {
             items.append(.ignored(.unreadable, message: "the GPX document is truncated: it ends before its elements close"))
         } else if !reader.sawRoot {
+            // Blamed on line 1, where the reading went wrong: the end of
+            // the input (a CSV file's last line + 1) is no place to look.
             items.append(.ignored(.unreadable, message: "the input is not a GPX document: it has no <gpx> element"))
+            lines.append(1)
         }
     }
 }
