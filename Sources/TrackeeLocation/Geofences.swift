@@ -42,28 +42,42 @@ public struct Geofences: Sendable {
         for tracker in stored { kept["\(tracker.place)\u{0}\(tracker.arriveDwell)\u{0}\(tracker.leaveDwell)"] = tracker.progress }
         var progress: [PlaceTracker.Progress] = []
         var spans: [Range<Int>] = []
-        var byCell: [Int64: [Int]] = [:]
+        var byCell: [(cell: Int64, place: Int)] = []
         for (index, fence) in fences.enumerated() {
             let name = fence.place.name
             let start = progress.count
             // A tracker the store does not have yet (a rule's new dwell, a
             // store from before dwells were paired) starts from the place's
             // plain state, so it does not arrive again where it already is.
-            let plain = kept["\(name)\u{0}0\u{0}0"]
-            for pair in Set(dwells[name] ?? []).union([PlaceDwells(arrive: 0, leave: 0)]).sorted() {
-                progress.append(kept["\(name)\u{0}\(pair.arrive)\u{0}\(pair.leave)"]
+            // Most places have only the plain tracker, and a store keeps none at first.
+            let plain = kept.isEmpty ? nil : kept["\(name)\u{0}0\u{0}0"]
+            let pairs = dwells[name].map { Set($0).union([PlaceDwells(arrive: 0, leave: 0)]).sorted() }
+                ?? [PlaceDwells(arrive: 0, leave: 0)]
+            for pair in pairs {
+                progress.append((kept.isEmpty ? nil : kept["\(name)\u{0}\(pair.arrive)\u{0}\(pair.leave)"])
                                 ?? PlaceTracker.Progress(arriveDwell: pair.arrive, leaveDwell: pair.leave, state: plain?.state ?? .unknown,
                                                          since: plain?.since, lastFix: plain?.lastFix))
             }
             spans.append(start..<progress.count)
-            for cell in Self.cells(fence.reach.bounds) { byCell[cell, default: []].append(index) }
+            Self.cells(fence.reach.bounds, of: index, into: &byCell)
         }
+        // Sorted by cell, then place: each cell's places are one run, in place order.
+        byCell.sort { $0.cell != $1.cell ? $0.cell < $1.cell : $0.place < $1.place }
         var grid: [Int64: Range<Int>] = [:]
+        grid.reserveCapacity(byCell.count / 4)
         var cellPlaces: [Int] = []
-        for (cell, indices) in byCell {
-            grid[cell] = cellPlaces.count..<cellPlaces.count + indices.count
-            cellPlaces += indices
+        cellPlaces.reserveCapacity(byCell.count)
+        var runStart = 0
+        for (k, entry) in byCell.enumerated() {
+            // A place's box may list a cell twice (its rows meet at its north edge).
+            if k > 0 && byCell[k - 1] == entry { continue }
+            if k > 0 && byCell[k - 1].cell != entry.cell {
+                grid[byCell[k - 1].cell] = runStart..<cellPlaces.count
+                runStart = cellPlaces.count
+            }
+            cellPlaces.append(entry.place)
         }
+        if let last = byCell.last { grid[last.cell] = runStart..<cellPlaces.count }
         let unsettled = fences.indices.filter { spans[$0].contains { progress[$0].caresAboutDistantFixes } }
         self.progress = progress
         self.spans = spans
@@ -200,17 +214,17 @@ public struct Geofences: Sendable {
         return row * 100_000 + column
     }
 
-    static func cells(_ bounds: (south: Double, west: Double, north: Double, east: Double)) -> [Int64] {
-        var cells: [Int64] = []
+    /// Notes place `index` in every cell its box touches (a cell may come twice).
+    static func cells(_ bounds: (south: Double, west: Double, north: Double, east: Double), of index: Int,
+                      into list: inout [(cell: Int64, place: Int)]) {
         let columns = Int((bounds.east - bounds.west) / cellDegrees) + 2
         var lat = bounds.south
         while true {
             for c in 0..<min(columns, Int(360 / cellDegrees) + 1) {
-                cells.append(cell(lat, bounds.west + Double(c) * cellDegrees))
+                list.append((cell(lat, bounds.west + Double(c) * cellDegrees), index))
             }
             if lat >= bounds.north { break }
             lat = min(bounds.north, lat + cellDegrees)
         }
-        return Array(Set(cells))
     }
 }
