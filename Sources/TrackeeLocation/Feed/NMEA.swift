@@ -511,6 +511,23 @@ struct NMEAFields {
     @inline(__always)
     mutating func next() -> NMEAField {
         let start = index
+        // Eight bytes at a time while eight remain: most fields are shorter,
+        // so one word usually finds the comma. A byte that is a comma becomes
+        // zero after the XOR; the lowest flagged byte is the first zero.
+        if let base = p.baseAddress {
+            while index + 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let x = word ^ 0x2C2C_2C2C_2C2C_2C2C
+                let zero = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                if zero != 0 {
+                    index += zero.trailingZeroBitCount >> 3
+                    let fieldEnd = index
+                    index += 1
+                    return (start, fieldEnd)
+                }
+                index += 8
+            }
+        }
         while index < end, p[index] != UInt8(ascii: ",") { index += 1 }
         let fieldEnd = index
         if index < end { index += 1 }
