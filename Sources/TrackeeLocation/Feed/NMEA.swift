@@ -454,9 +454,6 @@ struct NMEAEpochs {
         return (h * 3600 + m * 60 + s) * 1000 + milliseconds
     }
 
-    /// 10^0 to 10^12: the scale of up to twelve digits of minutes.
-    private static let powersOfTen: [UInt64] = (0...12).map { (0..<$0).reduce(1) { r, _ in r * 10 } }
-
     /// `ddmmyy` as days since 1970; two-digit years 80–99 are 1980–1999.
     static func date(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
         guard end - start == 6, let d = ByteNumbers.digits(p, start, 2), let m = ByteNumbers.digits(p, start + 2, 2),
@@ -469,31 +466,39 @@ struct NMEAEpochs {
     /// `ddmm.mmmm` or `dddmm.mmmm` as degrees. The minutes are summed as an
     /// integer count of their last digit, so `4807.500` is exactly 48.125.
     static func degrees(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        // Wrapping arithmetic: six digits, twelve digits of fraction and
+        // their scale are far from overflowing.
         var i = start
         var whole: UInt64 = 0
-        while i < end, ByteNumbers.isDigit(p[i]), i - start < 6 {
-            whole = whole * 10 + UInt64(p[i] &- 0x30)
-            i += 1
+        let wholeEnd = min(end, start + 6)
+        while i < wholeEnd {
+            let d = p[i] &- 0x30
+            guard d < 10 else { break }
+            whole = whole &* 10 &+ UInt64(d)
+            i &+= 1
         }
         guard i - start >= 3 else { return nil }
         var fraction: UInt64 = 0
         var fractionDigits = 0
+        var scale: UInt64 = 1
         if i < end, p[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < end, ByteNumbers.isDigit(p[i]) {
+            i &+= 1
+            while i < end {
+                let d = p[i] &- 0x30
+                guard d < 10 else { break }
                 // Twelve digits keep the sum below 2^53, so it is exact.
                 if fractionDigits < 12 {
-                    fraction = fraction * 10 + UInt64(p[i] &- 0x30)
-                    fractionDigits += 1
+                    fraction = fraction &* 10 &+ UInt64(d)
+                    scale = scale &* 10
+                    fractionDigits &+= 1
                 }
-                i += 1
+                i &+= 1
             }
         }
         guard i == end else { return nil }
         let minutes = whole % 100
         guard minutes < 60 else { return nil }
-        let scale = Self.powersOfTen[fractionDigits]
-        let units = Double(minutes * scale + fraction)
+        let units = Double(minutes &* scale &+ fraction)
         return Double(whole / 100) + units / (60 * Double(scale))
     }
 }
