@@ -26,6 +26,7 @@ public struct Geofence: Sendable {
         /// the polygon can tell.
         enum Verdict { case seen(PlaceState?), polygon }
 
+        @inline(__always)
         func classify(latitude: Double, longitude: Double, accuracy: Double) -> Verdict {
             // Beyond the box every usable fix is outside; no trigonometry needed.
             if latitude < bounds.south || latitude > bounds.north

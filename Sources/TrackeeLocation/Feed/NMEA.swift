@@ -61,7 +61,10 @@ struct NMEAEpochs {
         var line: Int { hasPosition && !refused ? positionLine : problemLine }
     }
 
-    private var pending: Epoch?
+    /// The epoch being read, when `hasPending`: kept in place rather than
+    /// as an optional, so a sentence changes it without copying it.
+    private var pending = Epoch(timeOfDay: 0)
+    private var hasPending = false
     /// How many of the items the last call appended come from an epoch
     /// it completed, and that epoch's line (a fix appears one epoch late).
     private(set) var completed: (count: Int, line: Int) = (0, 0)
@@ -102,26 +105,29 @@ struct NMEAEpochs {
             items.append(.ignored(.unreadable, message: "the \(kind.name) time \"\(ByteNumbers.quoted(p, time.start, time.end))\" is not hhmmss"))
             return
         }
-        if let epoch = pending, epoch.timeOfDay != timeOfDay {
+        if hasPending && pending.timeOfDay != timeOfDay {
             let before = items.count
+            let epoch = pending
             flush(epoch, now: now, into: &items)
             completed = (items.count - before, epoch.line)
-            pending = nil
+            hasPending = false
         }
-        var epoch = pending ?? Epoch(timeOfDay: timeOfDay)
-        let hadProblem = epoch.problem != nil
-        let wasRefused = epoch.refused
-        let hadPosition = epoch.hasPosition
-        let hadHDOPPosition = epoch.positionWithHDOP
+        if !hasPending {
+            pending = Epoch(timeOfDay: timeOfDay)
+            hasPending = true
+        }
+        let hadProblem = pending.problem != nil
+        let wasRefused = pending.refused
+        let hadPosition = pending.hasPosition
+        let hadHDOPPosition = pending.positionWithHDOP
         switch kind {
-        case .rmc: rmc(&fields, &epoch, p, into: &items)
-        case .gga: gga(&fields, &epoch, p)
-        case .gns: gns(&fields, &epoch, p)
-        case .gst: gst(&fields, &epoch, p)
+        case .rmc: Self.rmc(&fields, &pending, p, into: &items)
+        case .gga: Self.gga(&fields, &pending, p)
+        case .gns: Self.gns(&fields, &pending, p)
+        case .gst: Self.gst(&fields, &pending, p)
         }
-        if (!hadProblem && epoch.problem != nil) || (!wasRefused && epoch.refused) { epoch.problemLine = number }
-        if epoch.hasPosition && (!hadPosition || (!hadHDOPPosition && epoch.positionWithHDOP)) { epoch.positionLine = number }
-        pending = epoch
+        if (!hadProblem && pending.problem != nil) || (!wasRefused && pending.refused) { pending.problemLine = number }
+        if pending.hasPosition && (!hadPosition || (!hadHDOPPosition && pending.positionWithHDOP)) { pending.positionLine = number }
     }
 
     /// Clears ``completed`` for a line that is no sentence.
@@ -131,10 +137,11 @@ struct NMEAEpochs {
     /// Flushes the last epoch.
     mutating func finish(now: Instant, into items: inout [FeedItem]) {
         completed = (0, 0)
-        if let epoch = pending {
+        if hasPending {
+            let epoch = pending
             flush(epoch, now: now, into: &items)
             completed = (items.count, epoch.line)
-            pending = nil
+            hasPending = false
         }
     }
 
@@ -210,7 +217,7 @@ struct NMEAEpochs {
 
     /// `$xxRMC,time,status,lat,N,lon,E,speed,course,ddmmyy,variation,E/W,mode,…`
     /// (the mode indicator since NMEA 2.3).
-    private func rmc(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>, into items: inout [FeedItem]) {
+    private static func rmc(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>, into items: inout [FeedItem]) {
         let status = fields.next()
         let position = (fields.next(), fields.next(), fields.next(), fields.next())
         _ = fields.next()  // speed
@@ -245,7 +252,7 @@ struct NMEAEpochs {
     }
 
     /// `$xxGGA,time,lat,N,lon,E,quality,satellites,hdop,…`
-    private func gga(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
+    private static func gga(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
         epoch.sawGGA = true
         let position = (fields.next(), fields.next(), fields.next(), fields.next())
         let quality = fields.next()
@@ -273,7 +280,7 @@ struct NMEAEpochs {
     /// One S makes it a simulator; otherwise one letter of a measured fix
     /// (A, D, P, R, F, M, …) makes it a fix; otherwise one E makes it dead
     /// reckoning; all N (or none) is no fix.
-    private func gns(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
+    private static func gns(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
         let position = (fields.next(), fields.next(), fields.next(), fields.next())
         let mode = fields.next()
         _ = fields.next()  // satellites
@@ -300,7 +307,7 @@ struct NMEAEpochs {
 
     /// A GGA's or GNS's position, unless the epoch already has one of them.
     @inline(__always)
-    private func takeWithHDOP(
+    private static func takeWithHDOP(
         _ position: (NMEAField, NMEAField, NMEAField, NMEAField), _ hdop: NMEAField, from sentence: Sentence,
         _ p: UnsafeBufferPointer<UInt8>, _ epoch: inout Epoch
     ) {
@@ -315,7 +322,7 @@ struct NMEAEpochs {
     /// Marks the epoch as giving no fix whatever its other sentences say.
     /// The first sentence that said so is the one reported, unless a later
     /// one says simulator where it said dead reckoning.
-    private func refuse(_ problem: Problem, _ epoch: inout Epoch) {
+    private static func refuse(_ problem: Problem, _ epoch: inout Epoch) {
         if epoch.refused {
             guard case .simulator = problem, case .deadReckoning = epoch.problem else { return }
         }
@@ -324,7 +331,7 @@ struct NMEAEpochs {
     }
 
     /// `$xxGST,time,rms,major,minor,orientation,σlat,σlon,σalt`
-    private func gst(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
+    private static func gst(_ fields: inout NMEAFields, _ epoch: inout Epoch, _ p: UnsafeBufferPointer<UInt8>) {
         for _ in 0..<4 { _ = fields.next() }
         let sigmaLat = fields.next()
         let sigmaLon = fields.next()
@@ -336,7 +343,7 @@ struct NMEAEpochs {
     /// Sets the epoch's position from `lat,N,lon,E`; false (with the
     /// epoch's problem set) when a field is empty or unreadable.
     @inline(__always) @discardableResult
-    private func take(
+    private static func take(
         _ f: (NMEAField, NMEAField, NMEAField, NMEAField), from sentence: Sentence, _ p: UnsafeBufferPointer<UInt8>,
         _ epoch: inout Epoch
     ) -> Bool {
@@ -421,9 +428,15 @@ struct NMEAEpochs {
     /// thousandths), as milliseconds since midnight; digits past the third
     /// are dropped.
     static func timeOfDay(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
-        guard end - start >= 6, let h = ByteNumbers.digits(p, start, 2), let m = ByteNumbers.digits(p, start + 2, 2),
-            let s = ByteNumbers.digits(p, start + 4, 2), h < 24, m < 60, s <= 60
-        else { return nil }
+        guard end - start >= 6 else { return nil }
+        // Every sentence has one: six digits read at once.
+        let h1 = p[start] &- 0x30, h2 = p[start + 1] &- 0x30, m1 = p[start + 2] &- 0x30
+        let m2 = p[start + 3] &- 0x30, s1 = p[start + 4] &- 0x30, s2 = p[start + 5] &- 0x30
+        guard h1 < 10, h2 < 10, m1 < 10, m2 < 10, s1 < 10, s2 < 10 else { return nil }
+        let h = Int(h1) * 10 + Int(h2)
+        let m = Int(m1) * 10 + Int(m2)
+        let s = Int(s1) * 10 + Int(s2)
+        guard h < 24, m < 60, s <= 60 else { return nil }
         var milliseconds = 0
         var i = start + 6
         if i < end {
@@ -453,32 +466,39 @@ struct NMEAEpochs {
     /// `ddmm.mmmm` or `dddmm.mmmm` as degrees. The minutes are summed as an
     /// integer count of their last digit, so `4807.500` is exactly 48.125.
     static func degrees(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        // Wrapping arithmetic: six digits, twelve digits of fraction and
+        // their scale are far from overflowing.
         var i = start
         var whole: UInt64 = 0
-        while i < end, ByteNumbers.isDigit(p[i]), i - start < 6 {
-            whole = whole * 10 + UInt64(p[i] &- 0x30)
-            i += 1
+        let wholeEnd = min(end, start + 6)
+        while i < wholeEnd {
+            let d = p[i] &- 0x30
+            guard d < 10 else { break }
+            whole = whole &* 10 &+ UInt64(d)
+            i &+= 1
         }
         guard i - start >= 3 else { return nil }
         var fraction: UInt64 = 0
         var fractionDigits = 0
+        var scale: UInt64 = 1
         if i < end, p[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < end, ByteNumbers.isDigit(p[i]) {
+            i &+= 1
+            while i < end {
+                let d = p[i] &- 0x30
+                guard d < 10 else { break }
                 // Twelve digits keep the sum below 2^53, so it is exact.
                 if fractionDigits < 12 {
-                    fraction = fraction * 10 + UInt64(p[i] &- 0x30)
-                    fractionDigits += 1
+                    fraction = fraction &* 10 &+ UInt64(d)
+                    scale = scale &* 10
+                    fractionDigits &+= 1
                 }
-                i += 1
+                i &+= 1
             }
         }
         guard i == end else { return nil }
         let minutes = whole % 100
         guard minutes < 60 else { return nil }
-        var scale: UInt64 = 1
-        for _ in 0..<fractionDigits { scale *= 10 }
-        let units = Double(minutes * scale + fraction)
+        let units = Double(minutes &* scale &+ fraction)
         return Double(whole / 100) + units / (60 * Double(scale))
     }
 }
@@ -496,6 +516,23 @@ struct NMEAFields {
     @inline(__always)
     mutating func next() -> NMEAField {
         let start = index
+        // Eight bytes at a time while eight remain: most fields are shorter,
+        // so one word usually finds the comma. A byte that is a comma becomes
+        // zero after the XOR; the lowest flagged byte is the first zero.
+        if let base = p.baseAddress {
+            while index + 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let x = word ^ 0x2C2C_2C2C_2C2C_2C2C
+                let zero = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                if zero != 0 {
+                    index += zero.trailingZeroBitCount >> 3
+                    let fieldEnd = index
+                    index += 1
+                    return (start, fieldEnd)
+                }
+                index += 8
+            }
+        }
         while index < end, p[index] != UInt8(ascii: ",") { index += 1 }
         let fieldEnd = index
         if index < end { index += 1 }
