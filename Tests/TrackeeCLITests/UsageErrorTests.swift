@@ -31,11 +31,12 @@ import Testing
         try expectUsage(["frobnicate"], "unknown command 'frobnicate'", help: "trackee")
     }
 
-    /// `log` has no --from; its own options are --limit, --before, --json
-    /// and --store, none of them near, so nothing is suggested (the
-    /// parser's own check offered --json).
+    /// `status` has no --from; its own options are --json and --store,
+    /// neither of them near, so nothing is suggested (the parser's own
+    /// check offered --json for `log --from` before `log` had --from).
     @Test func anUnknownOptionIsSuggestedOnlyFromThatCommandsOptions() throws {
-        try expectUsage(["log", "--from", "monday"], "unknown option '--from' for 'trackee log'", help: "trackee log")
+        try expectUsage(["status", "--from", "monday"], "unknown option '--from' for 'trackee status'",
+                        help: "trackee status")
         try expectUsage(["log", "--limt", "5"], "unknown option '--limt' for 'trackee log'; did you mean '--limit'?",
                         help: "trackee log")
         try expectUsage(["rules", "check", "--strcit"],
