@@ -36,6 +36,7 @@ extension Store {
             return try replay(db, intent: intent, firstID: firstID, now: now)
         }
         let running = try runningRecord(db)
+        var step = JournalStep(label(intent, running: running), at: now)
         var result: IntentResult
         if let running, intent.source.hasPrefix("rule:"), intent.at.seconds < running.start, intent.action != .cancel {
             // A rule's occurrence older than the running timer (a 19:00
@@ -46,13 +47,15 @@ extension Store {
         } else {
             switch intent.action {
             case .start(let parameters):
-                result = try applyStart(db, parameters, intent: intent, running: running, now: now)
+                result = try applyStart(db, parameters, intent: intent, running: running, now: now, step: &step)
             case .stop:
-                result = try applyStop(db, at: intent.at, running: running, now: now)
+                result = try applyStop(db, at: intent.at, running: running, now: now, step: &step)
             case .cancel:
                 if let running {
                     let entry = try entry(db, running)
+                    let before = try JournalStep.image(db, .entry, id: running.id!)
                     try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
+                    try step.record(db, .entry, id: running.id!, before: before)
                     result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
                 } else {
                     result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
@@ -68,6 +71,19 @@ extension Store {
                 arguments: [key, result.logID, now.seconds])
         }
         return result
+    }
+
+    /// The journal's name for an intent's step: the rule that fired it, or
+    /// what was typed (`start Docs`, `stop #12`, `cancel #12`).
+    private func label(_ intent: Intent, running: EntryRecord?) -> String {
+        if intent.source.hasPrefix("rule:") { return "rule " + intent.source.dropFirst(5) }
+        switch intent.action {
+        case .start(let p):
+            let words = [p.project, p.description.isEmpty ? nil : "\"\(p.description)\""].compactMap { $0 }
+            return words.isEmpty ? "start" : "start " + words.joined(separator: " ")
+        case .stop: return running.map { "stop #\($0.id!)" } ?? "stop"
+        case .cancel: return running.map { "cancel #\($0.id!)" } ?? "cancel"
+        }
     }
 
     /// Appends a row to the intent log and returns its id.
@@ -89,9 +105,10 @@ extension Store {
     }
 
     private func applyStart(
-        _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant
+        _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant,
+        step: inout JournalStep
     ) throws -> IntentResult {
-        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
+        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now, step: &step)
         let tags = Tags.encode(parameters.tags)
         var previous: Entry?
         if var running {
@@ -100,7 +117,7 @@ extension Store {
             {
                 return IntentResult(outcome: .unchanged, entry: try entry(db, running), logID: 0)
             }
-            try close(&running, at: intent.at, now: now, db)
+            try close(&running, at: intent.at, now: now, db, step: &step)
             previous = try entry(db, running)
         }
         try db.execute(
@@ -112,25 +129,33 @@ extension Store {
                 resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source, now.seconds,
                 now.seconds,
             ])
+        let id = db.lastInsertedRowID
+        try step.record(db, .entry, id: id, before: nil)
         return IntentResult(
-            outcome: previous == nil ? .started : .switched, entry: try entry(db, id: db.lastInsertedRowID),
+            outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
             previous: previous, created: resolved.created, logID: 0)
     }
 
-    private func applyStop(_ db: Database, at: Instant, running: EntryRecord?, now: Instant) throws -> IntentResult {
+    private func applyStop(
+        _ db: Database, at: Instant, running: EntryRecord?, now: Instant, step: inout JournalStep
+    ) throws -> IntentResult {
         guard var running else { return IntentResult(outcome: .unchanged, entry: nil, logID: 0) }
-        try close(&running, at: at, now: now, db)
+        try close(&running, at: at, now: now, db, step: &step)
         return IntentResult(outcome: .stopped, entry: try entry(db, running), logID: 0)
     }
 
-    private func close(_ running: inout EntryRecord, at: Instant, now: Instant, _ db: Database) throws {
+    private func close(
+        _ running: inout EntryRecord, at: Instant, now: Instant, _ db: Database, step: inout JournalStep
+    ) throws {
         guard at.seconds >= running.start else {
             throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: at)
         }
+        let before = try JournalStep.image(db, .entry, id: running.id!)
         running.end = at.seconds
         running.updated = now.seconds
         try db.execute(
             sql: "UPDATE entry SET \"end\" = ?, updated = ? WHERE id = ?", arguments: [at.seconds, now.seconds, running.id])
+        try step.record(db, .entry, id: running.id!, before: before)
     }
 
     /// A key seen before: log the replay, change nothing, and report what

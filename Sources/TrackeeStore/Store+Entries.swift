@@ -74,12 +74,16 @@ extension Store {
     private func add(_ db: Database, _ parameters: TimerParameters, start: Instant, end: Instant, now: Instant) throws
         -> EntryResult
     {
-        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now)
+        var step = JournalStep(
+            "add " + ([parameters.project, parameters.description.isEmpty ? nil : "\"\(parameters.description)\""]
+                .compactMap { $0 }).joined(separator: " "), at: now)
+        let resolved = try resolveProject(db, name: parameters.project, client: parameters.client, now: now, step: &step)
         var record = EntryRecord(
             projectID: resolved.projectID, description: parameters.description,
             tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
             source: "cli", created: now.seconds, updated: now.seconds)
         try record.insert(db)
+        try step.record(db, .entry, id: record.id!, before: nil)
         return EntryResult(entry: try entry(db, record), created: resolved.created)
     }
 
@@ -89,6 +93,8 @@ extension Store {
         if let tags = changes.tags, let bad = Tags.invalid(tags) { throw StoreError.invalidTag(bad) }
         return try write { db in
             guard var record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
+            let before = try JournalStep.image(db, .entry, id: id)
+            var step = JournalStep("edit #\(id)", at: now)
             var created: [String] = []
             if let start = changes.start { record.start = start.seconds }
             if let end = changes.end {
@@ -102,14 +108,14 @@ extension Store {
                 throw StoreError.endBeforeStart(start: Instant(seconds: record.start), end: Instant(seconds: end))
             }
             if let project = changes.project {
-                let resolved = try resolveProject(db, name: project, client: changes.client, now: now)
+                let resolved = try resolveProject(db, name: project, client: changes.client, now: now, step: &step)
                 record.projectID = resolved.projectID
                 created = resolved.created
             } else if let client = changes.client {
                 // A new client for the same project name.
                 let current = try record.projectID.flatMap { try ProjectRecord.fetchOne(db, key: $0) }
                 guard let current else { throw StoreError.clientNeedsProject }
-                let resolved = try resolveProject(db, name: current.name, client: client, now: now)
+                let resolved = try resolveProject(db, name: current.name, client: client, now: now, step: &step)
                 record.projectID = resolved.projectID
                 created = resolved.created
             }
@@ -117,6 +123,7 @@ extension Store {
             if let tags = changes.tags { record.tags = Tags.encode(tags) }
             record.updated = now.seconds
             try record.update(db)
+            try step.record(db, .entry, id: id, before: before)
             return EntryResult(entry: try entry(db, record), created: created)
         }
     }
