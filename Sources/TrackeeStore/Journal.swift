@@ -37,17 +37,20 @@ struct JournalStep {
     }
 
     /// Journals one row's change: `before` is its image taken before the
-    /// change; the image after is read now.
+    /// change; the image after is read by the insert itself, and a change
+    /// that left the row as it was writes nothing.
     mutating func record(_ db: Database, _ table: JournalTable, id rowID: Int64, before: String?) throws {
-        let after = try Self.image(db, table, id: rowID)
-        if before == after { return }
         // AUTOINCREMENT hands out one more than sqlite_sequence's value,
-        // so a step's first row can name itself as its step.
+        // so a step's first row can name itself as its step. One
+        // statement per row: `stop` pays for this on every call.
         try db.execute(sql: """
             INSERT INTO journal (step, at, label, undoes, kind, row_id, before, after)
-            VALUES (ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, after])
-        if id == nil { id = db.lastInsertedRowID }
+            SELECT ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?,
+                   now.image
+            FROM (SELECT (\(Self.imageSQL(table))) AS image) now
+            WHERE now.image IS NOT ?
+            """, arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, rowID, before])
+        if id == nil, db.changesCount > 0 { id = db.lastInsertedRowID }
     }
 
     /// A row's image: its columns as one JSON object, nil when there is
