@@ -13,14 +13,15 @@ enum JournalTable: String {
 ///
 /// Each changed row is journaled by the write that changes it, in its
 /// transaction, with the row's image before and after (JSON objects of
-/// its columns; nil where it did not exist). The step's number is the
+/// its columns, see ``JournalImage``; nil where it did not exist). The step's number is the
 /// `seq` of its first row.
 ///
 /// ```swift
 /// var step = JournalStep("stop #12", at: now)
-/// let before = try JournalStep.image(db, .entry, id: 12)
-/// try db.execute(sql: "UPDATE entry SET \"end\" = ? WHERE id = 12", arguments: [now.seconds])
-/// try step.record(db, .entry, id: 12, before: before)
+/// let before = running.image
+/// running.end = now.seconds
+/// try running.update(db)
+/// try step.record(db, .entry, id: 12, before: before, after: running.image)
 /// ```
 struct JournalStep {
     let label: String
@@ -36,47 +37,30 @@ struct JournalStep {
         self.undoes = undoes
     }
 
-    /// Journals one row's change: `before` is its image taken before the
-    /// change; the image after is read by the insert itself, and a change
-    /// that left the row as it was writes nothing.
-    mutating func record(_ db: Database, _ table: JournalTable, id rowID: Int64, before: String?) throws {
+    /// Journals one row's change, from its image before and after (nil
+    /// where there is no row); a change that left the row as it was
+    /// writes nothing.
+    mutating func record(_ db: Database, _ table: JournalTable, id rowID: Int64, before: String?, after: String?) throws {
+        if before == after { return }
         // AUTOINCREMENT hands out one more than sqlite_sequence's value,
-        // so a step's first row can name itself as its step. One
-        // statement per row: `stop` pays for this on every call.
+        // so a step's first row can name itself as its step.
         try db.execute(sql: """
             INSERT INTO journal (step, at, label, undoes, kind, row_id, before, after)
-            SELECT ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?,
-                   now.image
-            FROM (SELECT (\(Self.imageSQL(table))) AS image) now
-            WHERE now.image IS NOT ?
-            """, arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, rowID, before])
-        if id == nil, db.changesCount > 0 { id = db.lastInsertedRowID }
+            VALUES (ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, after])
+        if id == nil { id = db.lastInsertedRowID }
     }
 
-    /// A row's image: its columns as one JSON object, nil when there is
-    /// no such row. A migration that adds a column to these tables adds
-    /// it here and in ``restore(_:_:id:to:)``.
-    static func image(_ db: Database, _ table: JournalTable, id: Int64) throws -> String? {
-        try String.fetchOne(db, sql: imageSQL(table), arguments: [id])
-    }
-
-    private static func imageSQL(_ table: JournalTable) -> String {
-        switch table {
-        case .entry:
-            return """
-                SELECT json_object('id', id, 'project_id', project_id, 'description', description, 'tags', tags,
-                                   'start', start, 'end', "end", 'source', source, 'created', created, 'updated', updated)
-                FROM entry WHERE id = ?
-                """
-        case .project:
-            return """
-                SELECT json_object('id', id, 'client_id', client_id, 'name', name, 'type', type,
-                                   'billable', billable, 'rate_cents', rate_cents, 'created', created)
-                FROM project WHERE id = ?
-                """
-        case .client:
-            return "SELECT json_object('id', id, 'name', name, 'created', created) FROM client WHERE id = ?"
+    /// True when row `id` of `table` is as `image` says (nil: no row),
+    /// column by column, whoever wrote the image (a record, or SQL in a
+    /// migration).
+    static func matches(_ db: Database, _ table: JournalTable, id: Int64, _ image: String?) throws -> Bool {
+        guard let image else {
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?", arguments: [id]) == 0
         }
+        let same = columns(table).dropFirst().map { "\"\($0)\" IS json_extract(?2, '$.\($0)')" }.joined(separator: " AND ")
+        return try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?1 AND \(same)", arguments: [id, image]) == 1
     }
 
     private static func columns(_ table: JournalTable) -> [String] {

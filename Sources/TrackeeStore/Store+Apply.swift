@@ -53,9 +53,8 @@ extension Store {
             case .cancel:
                 if let running {
                     let entry = try entry(db, running)
-                    let before = try JournalStep.image(db, .entry, id: running.id!)
                     try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
-                    try step.record(db, .entry, id: running.id!, before: before)
+                    try step.record(db, .entry, id: running.id!, before: running.image, after: nil)
                     result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
                 } else {
                     result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
@@ -130,7 +129,10 @@ extension Store {
                 now.seconds,
             ])
         let id = db.lastInsertedRowID
-        try step.record(db, .entry, id: id, before: nil)
+        let started = EntryRecord(
+            id: id, projectID: resolved.projectID, description: parameters.description, tags: tags,
+            start: intent.at.seconds, end: nil, source: intent.source, created: now.seconds, updated: now.seconds)
+        try step.record(db, .entry, id: id, before: nil, after: started.image)
         return IntentResult(
             outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
             previous: previous, created: resolved.created, logID: 0)
@@ -150,12 +152,12 @@ extension Store {
         guard at.seconds >= running.start else {
             throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: at)
         }
-        let before = try JournalStep.image(db, .entry, id: running.id!)
+        let before = running.image
         running.end = at.seconds
         running.updated = now.seconds
         try db.execute(
             sql: "UPDATE entry SET \"end\" = ?, updated = ? WHERE id = ?", arguments: [at.seconds, now.seconds, running.id])
-        try step.record(db, .entry, id: running.id!, before: before)
+        try step.record(db, .entry, id: running.id!, before: before, after: running.image)
     }
 
     /// A key seen before: log the replay, change nothing, and report what

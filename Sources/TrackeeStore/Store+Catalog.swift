@@ -59,7 +59,7 @@ extension Store {
             if clientRecord == nil {
                 var new = ClientRecord(name: clientName, created: now.seconds)
                 try new.insert(db)
-                try step.record(db, .client, id: new.id!, before: nil)
+                try step.record(db, .client, id: new.id!, before: nil, after: new.image)
                 created.append("client \"\(clientName)\"")
                 clientRecord = new
             }
@@ -69,7 +69,7 @@ extension Store {
             }
             var project = ProjectRecord(clientID: clientID, name: name, billable: false, created: now.seconds)
             try project.insert(db)
-            try step.record(db, .project, id: project.id!, before: nil)
+            try step.record(db, .project, id: project.id!, before: nil, after: project.image)
             created.append("project \"\(name)\"")
             return ResolvedProject(projectID: project.id, created: created)
         }
@@ -78,7 +78,7 @@ extension Store {
         }
         var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
         try project.insert(db)
-        try step.record(db, .project, id: project.id!, before: nil)
+        try step.record(db, .project, id: project.id!, before: nil, after: project.image)
         return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])
     }
 
@@ -140,7 +140,7 @@ extension Store {
             var c = ClientRecord(name: name, created: now.seconds)
             try c.insert(db)
             var step = JournalStep("add client \"\(name)\"", at: now)
-            try step.record(db, .client, id: c.id!, before: nil)
+            try step.record(db, .client, id: c.id!, before: nil, after: c.image)
             return Client(id: c.id!, name: name, projects: 0, entries: 0)
         }
     }
@@ -152,11 +152,11 @@ extension Store {
             if let other = try client(db, named: new), other.id != c.id {
                 throw StoreError.nameTaken(kind: "client", name: new)
             }
-            let before = try JournalStep.image(db, .client, id: c.id!)
+            let before = c.image
             var step = JournalStep("rename client \"\(c.name)\" to \"\(new)\"", at: now)
             c.name = new
             try c.update(db)
-            try step.record(db, .client, id: c.id!, before: before)
+            try step.record(db, .client, id: c.id!, before: before, after: c.image)
         }
     }
 
@@ -196,7 +196,7 @@ extension Store {
                 } else {
                     var c = ClientRecord(name: client, created: now.seconds)
                     try c.insert(db)
-                    try step.record(db, .client, id: c.id!, before: nil)
+                    try step.record(db, .client, id: c.id!, before: nil, after: c.image)
                     clientID = c.id
                 }
             }
@@ -205,7 +205,7 @@ extension Store {
                 clientID: clientID, name: name, type: changes.type ?? nil, billable: changes.billable ?? false,
                 rateCents: changes.rateCents ?? nil, created: now.seconds)
             try p.insert(db)
-            try step.record(db, .project, id: p.id!, before: nil)
+            try step.record(db, .project, id: p.id!, before: nil, after: p.image)
             return try project(db, id: p.id!)
         }
     }
@@ -218,7 +218,7 @@ extension Store {
         let newName = try rename.map { try validName($0, kind: "project") }
         return try write { db in
             var p = try existingProject(db, name: name, client: client)
-            let before = try JournalStep.image(db, .project, id: p.id!)
+            let before = p.image
             var step = JournalStep(
                 newName.map { "rename project \"\(p.name)\" to \"\($0)\"" } ?? "edit project \"\(p.name)\"", at: now)
             if let newName {
@@ -229,7 +229,7 @@ extension Store {
             if let billable = changes.billable { p.billable = billable }
             if let rate = changes.rateCents { p.rateCents = rate }
             try p.update(db)
-            try step.record(db, .project, id: p.id!, before: before)
+            try step.record(db, .project, id: p.id!, before: before, after: p.image)
             return try project(db, id: p.id!)
         }
     }

@@ -72,14 +72,13 @@ extension Store {
         _ db: Database, _ step: JournalStep, clients: [ClientRecord], projects: [ProjectRecord], entries: [EntryRecord]
     ) throws -> Removal {
         var step = step
-        func delete(_ table: JournalTable, _ id: Int64) throws {
-            let before = try JournalStep.image(db, table, id: id)
+        func delete(_ table: JournalTable, _ id: Int64, _ before: String) throws {
             try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE id = ?", arguments: [id])
-            try step.record(db, table, id: id, before: before)
+            try step.record(db, table, id: id, before: before, after: nil)
         }
-        for e in entries { try delete(.entry, e.id!) }
-        for p in projects { try delete(.project, p.id!) }
-        for c in clients { try delete(.client, c.id!) }
+        for e in entries { try delete(.entry, e.id!, e.image) }
+        for p in projects { try delete(.project, p.id!, p.image) }
+        for c in clients { try delete(.client, c.id!, c.image) }
         return Removal(clients: clients.map(\.name), projects: projects.map(\.name), entries: entries.compactMap(\.id))
     }
 }

@@ -83,7 +83,7 @@ extension Store {
             tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
             source: "cli", created: now.seconds, updated: now.seconds)
         try record.insert(db)
-        try step.record(db, .entry, id: record.id!, before: nil)
+        try step.record(db, .entry, id: record.id!, before: nil, after: record.image)
         return EntryResult(entry: try entry(db, record), created: resolved.created)
     }
 
@@ -93,7 +93,7 @@ extension Store {
         if let tags = changes.tags, let bad = Tags.invalid(tags) { throw StoreError.invalidTag(bad) }
         return try write { db in
             guard var record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
-            let before = try JournalStep.image(db, .entry, id: id)
+            let before = record.image
             var step = JournalStep("edit #\(id)", at: now)
             var created: [String] = []
             if let start = changes.start { record.start = start.seconds }
@@ -123,7 +123,7 @@ extension Store {
             if let tags = changes.tags { record.tags = Tags.encode(tags) }
             record.updated = now.seconds
             try record.update(db)
-            try step.record(db, .entry, id: id, before: before)
+            try step.record(db, .entry, id: id, before: before, after: record.image)
             return EntryResult(entry: try entry(db, record), created: created)
         }
     }

@@ -78,7 +78,7 @@ extension Store {
                 (seq: $0[0] as Int64, table: JournalTable(rawValue: $0[1])!, id: $0[2] as Int64,
                  before: $0[3] as String?, after: $0[4] as String?)
             }
-            for row in rows where try JournalStep.image(db, row.table, id: row.id) != row.after {
+            for row in rows where try !JournalStep.matches(db, row.table, id: row.id, row.after) {
                 throw StoreError.undoConflict(step: target.label, reason: try changedOutside(db, row.table, id: row.id))
             }
             var step = JournalStep("undo \"\(target.label)\"", at: now, undoes: target.step)
@@ -90,7 +90,7 @@ extension Store {
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     throw StoreError.undoConflict(step: target.label, reason: try blocked(db, row.table, image: row.before))
                 }
-                try step.record(db, row.table, id: row.id, before: row.after)
+                try step.record(db, row.table, id: row.id, before: row.after, after: row.before)
             }
             return UndoneStep(
                 step: target.step, label: target.label, undoStep: step.id ?? 0,
@@ -115,7 +115,7 @@ extension Store {
     /// journal: a hand edit of the file, or a trackee before v11.
     private func changedOutside(_ db: Database, _ table: JournalTable, id: Int64) throws -> String {
         let what = table == .entry ? "entry #\(id)" : try "\(table.rawValue) \"\(name(db, table, id: id) ?? "\(id)")\""
-        let gone = try JournalStep.image(db, table, id: id) == nil
+        let gone = try JournalStep.matches(db, table, id: id, nil)
         return "\(what) was \(gone ? "deleted" : "changed") since by something other than trackee"
     }
 

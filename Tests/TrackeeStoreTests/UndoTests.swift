@@ -42,6 +42,18 @@ import TrackeeCore
         #expect(try t.store.running()?.start == nine)
     }
 
+    @Test func imagesKeepEveryCharacterOfADescription() throws {
+        let t = try TemporaryStore()
+        let text = "say \"hi\" \\ to Zoë\n\tthen \u{1}🙂"
+        _ = try t.store.apply(start("Docs", text, at: nine), now: nine)
+        _ = try t.store.apply(stop(at: at(minutes: 30)), now: at(minutes: 30))
+        _ = try t.store.deleteEntries([1], now: at(minutes: 31))
+        #expect(try t.store.undo(now: at(minutes: 32)).label == "delete #1")
+        #expect(try t.store.entry(id: 1).description == text)
+        #expect(try t.store.undo(now: at(minutes: 33)).label == "stop #1")
+        #expect(try t.store.running()?.description == text)
+    }
+
     @Test func undoingACancelPutsTheRunningEntryBack() throws {
         let t = try TemporaryStore()
         _ = try t.store.apply(start("Docs", "draft", at: nine), now: nine)
