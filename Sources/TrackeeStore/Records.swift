@@ -3,8 +3,7 @@ import TrackeeCore
 
 // Every record decodes and encodes its columns by hand. GRDB would
 // otherwise go through Codable, whose runtime casts cost each one-shot
-// process more than the query itself. Codable stays for the trash, which
-// keeps deleted rows as JSON.
+// process more than the query itself.
 
 /// A row of `client`.
 struct ClientRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
@@ -155,18 +154,6 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatabl
         container["created"] = created
         container["updated"] = updated
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// A row of `trash`: one deleted row, kept so `undo` can put it back.
-struct TrashRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "trash"
-    var id: Int64?
-    var batch: Int64
-    var kind: String
-    var row: String
-    var deleted: Int64
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

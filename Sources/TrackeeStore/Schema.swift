@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 10
+    static let version = 11
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -291,6 +291,9 @@ enum Schema {
                 ALTER TABLE sync_target ADD COLUMN ids TEXT;
                 PRAGMA user_version = 10;
                 """)
+        }
+        migrator.registerMigration("v11-journal") { db in
+            try Schema.journal(db)
         }
         return migrator
     }

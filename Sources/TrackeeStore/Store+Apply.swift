@@ -40,6 +40,7 @@ extension Store {
             return try replay(db, intent: intent, firstID: firstID, now: now)
         }
         let running = try runningRecord(db)
+        var step = JournalStep(label(intent, running: running), at: now)
         var result: IntentResult
         if let running, intent.source.hasPrefix("rule:"), intent.at.seconds < running.start, intent.action != .cancel {
             // A rule's occurrence older than the running timer (a 19:00
@@ -51,13 +52,14 @@ extension Store {
             switch intent.action {
             case .start(let parameters):
                 result = try applyStart(
-                    db, parameters, intent: intent, running: running, now: now, newProjects: newProjects)
+                    db, parameters, intent: intent, running: running, now: now, newProjects: newProjects, step: &step)
             case .stop:
-                result = try applyStop(db, at: intent.at, running: running, now: now)
+                result = try applyStop(db, at: intent.at, running: running, now: now, step: &step)
             case .cancel:
                 if let running {
                     let entry = try entry(db, running)
                     try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
+                    try step.record(db, .entry, id: running.id!, before: running.image, after: nil)
                     result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
                 } else {
                     result = IntentResult(outcome: .unchanged, entry: nil, logID: 0)
@@ -73,6 +75,19 @@ extension Store {
                 arguments: [key, result.logID, now.seconds])
         }
         return result
+    }
+
+    /// The journal's name for an intent's step: the rule that fired it, or
+    /// what was typed (`start Docs`, `stop #12`, `cancel #12`).
+    private func label(_ intent: Intent, running: EntryRecord?) -> String {
+        if intent.source.hasPrefix("rule:") { return "rule " + intent.source.dropFirst(5) }
+        switch intent.action {
+        case .start(let p):
+            let words = [p.project, p.description.isEmpty ? nil : "\"\(p.description)\""].compactMap { $0 }
+            return words.isEmpty ? "start" : "start " + words.joined(separator: " ")
+        case .stop: return running.map { "stop #\($0.id!)" } ?? "stop"
+        case .cancel: return running.map { "cancel #\($0.id!)" } ?? "cancel"
+        }
     }
 
     /// Appends a row to the intent log and returns its id.
@@ -95,7 +110,8 @@ extension Store {
 
     private func applyStart(
         _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant,
-        newProjects: NewProjects
+        newProjects: NewProjects,
+        step: inout JournalStep
     ) throws -> IntentResult {
         // A start that names nothing asks only that some timer runs, which
         // the running one does; switching would save it short and start
@@ -104,7 +120,7 @@ extension Store {
             return IntentResult(outcome: .unchanged, entry: try entry(db, running), logID: 0)
         }
         let resolved = try resolveProject(
-            db, name: parameters.project, client: parameters.client, now: now, newProjects: newProjects)
+            db, name: parameters.project, client: parameters.client, now: now, newProjects: newProjects, step: &step)
         let tags = Tags.encode(parameters.tags)
         var previous: Entry?
         if var running {
@@ -118,7 +134,7 @@ extension Store {
             guard intent.at.seconds >= running.start else {
                 throw StoreError.startBeforeRunning(start: intent.at, running: Instant(seconds: running.start))
             }
-            try close(&running, at: intent.at, now: now, db)
+            try close(&running, at: intent.at, now: now, db, step: &step)
             previous = try entry(db, running)
         }
         try db.execute(
@@ -130,25 +146,36 @@ extension Store {
                 resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source, now.seconds,
                 now.seconds,
             ])
+        let id = db.lastInsertedRowID
+        let started = EntryRecord(
+            id: id, projectID: resolved.projectID, description: parameters.description, tags: tags,
+            start: intent.at.seconds, end: nil, source: intent.source, created: now.seconds, updated: now.seconds)
+        try step.record(db, .entry, id: id, before: nil, after: started.image)
         return IntentResult(
-            outcome: previous == nil ? .started : .switched, entry: try entry(db, id: db.lastInsertedRowID),
+            outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
             previous: previous, created: resolved.created, logID: 0)
     }
 
-    private func applyStop(_ db: Database, at: Instant, running: EntryRecord?, now: Instant) throws -> IntentResult {
+    private func applyStop(
+        _ db: Database, at: Instant, running: EntryRecord?, now: Instant, step: inout JournalStep
+    ) throws -> IntentResult {
         guard var running else { return IntentResult(outcome: .unchanged, entry: nil, logID: 0) }
-        try close(&running, at: at, now: now, db)
+        try close(&running, at: at, now: now, db, step: &step)
         return IntentResult(outcome: .stopped, entry: try entry(db, running), logID: 0)
     }
 
-    private func close(_ running: inout EntryRecord, at: Instant, now: Instant, _ db: Database) throws {
+    private func close(
+        _ running: inout EntryRecord, at: Instant, now: Instant, _ db: Database, step: inout JournalStep
+    ) throws {
         guard at.seconds >= running.start else {
             throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: at)
         }
+        let before = running.image
         running.end = at.seconds
         running.updated = now.seconds
         try db.execute(
             sql: "UPDATE entry SET \"end\" = ?, updated = ? WHERE id = ?", arguments: [at.seconds, now.seconds, running.id])
+        try step.record(db, .entry, id: running.id!, before: before, after: running.image)
     }
 
     /// A key seen before: log the replay, change nothing, and report what

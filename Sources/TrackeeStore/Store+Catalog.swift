@@ -44,9 +44,10 @@ extension Store {
     /// Finds the project a user named, creating it (and its client) on first
     /// use when `newProjects` allows. Without a client, a name that exists
     /// under several clients is ambiguous rather than guessed.
-    func resolveProject(_ db: Database, name: String?, client: String?, now: Instant, newProjects: NewProjects) throws
-        -> ResolvedProject
-    {
+    func resolveProject(
+        _ db: Database, name: String?, client: String?, now: Instant, newProjects: NewProjects,
+        step: inout JournalStep
+    ) throws -> ResolvedProject {
         let name = try name.map { try validName($0, kind: "project") }
         let client = try client.map { try validName($0, kind: "client") }
         guard let name else {
@@ -63,12 +64,14 @@ extension Store {
             if clientRecord == nil {
                 var new = ClientRecord(name: clientName, created: now.seconds)
                 try new.insert(db)
+                try step.record(db, .client, id: new.id!, before: nil, after: new.image)
                 created.append("client \"\(clientName)\"")
                 clientRecord = new
             }
             let clientID = clientRecord!.id!
             var project = ProjectRecord(clientID: clientID, name: name, billable: false, created: now.seconds)
             try project.insert(db)
+            try step.record(db, .project, id: project.id!, before: nil, after: project.image)
             created.append("project \"\(name)\"")
             return ResolvedProject(projectID: project.id, created: created)
         }
@@ -78,6 +81,7 @@ extension Store {
         if newProjects == .refuse { throw try noSuchProject(db, name: name, client: nil) }
         var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
         try project.insert(db)
+        try step.record(db, .project, id: project.id!, before: nil, after: project.image)
         return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])
     }
 
@@ -145,19 +149,24 @@ extension Store {
             }
             var c = ClientRecord(name: name, created: now.seconds)
             try c.insert(db)
+            var step = JournalStep("add client \"\(name)\"", at: now)
+            try step.record(db, .client, id: c.id!, before: nil, after: c.image)
             return Client(id: c.id!, name: name, projects: 0, entries: 0)
         }
     }
 
-    public func renameClient(_ old: String, to new: String) throws {
+    public func renameClient(_ old: String, to new: String, now: Instant) throws {
         let new = try validName(new, kind: "client")
         try write { db in
             var c = try existingClient(db, name: old)
             if let other = try client(db, named: new), other.id != c.id {
                 throw StoreError.nameTaken(kind: "client", name: new)
             }
+            let before = c.image
+            var step = JournalStep("rename client \"\(c.name)\" to \"\(new)\"", at: now)
             c.name = new
             try c.update(db)
+            try step.record(db, .client, id: c.id!, before: before, after: c.image)
         }
     }
 
@@ -188,6 +197,7 @@ extension Store {
     public func addProject(_ name: String, client: String?, changes: ProjectChanges = ProjectChanges(), now: Instant) throws -> Project {
         let name = try validName(name, kind: "project")
         return try write { db in
+            var step = JournalStep("add project \"\(name)\"", at: now)
             var clientID: Int64?
             if let client {
                 let client = try validName(client, kind: "client")
@@ -196,6 +206,7 @@ extension Store {
                 } else {
                     var c = ClientRecord(name: client, created: now.seconds)
                     try c.insert(db)
+                    try step.record(db, .client, id: c.id!, before: nil, after: c.image)
                     clientID = c.id
                 }
             }
@@ -204,16 +215,22 @@ extension Store {
                 clientID: clientID, name: name, type: changes.type ?? nil, billable: changes.billable ?? false,
                 rateCents: changes.rateCents ?? nil, created: now.seconds)
             try p.insert(db)
+            try step.record(db, .project, id: p.id!, before: nil, after: p.image)
             return try project(db, id: p.id!)
         }
     }
 
     /// Renames a project and/or changes its billing and kind.
     @discardableResult
-    public func editProject(_ name: String, client: String?, rename: String?, changes: ProjectChanges) throws -> Project {
+    public func editProject(
+        _ name: String, client: String?, rename: String?, changes: ProjectChanges, now: Instant
+    ) throws -> Project {
         let newName = try rename.map { try validName($0, kind: "project") }
         return try write { db in
             var p = try existingProject(db, name: name, client: client)
+            let before = p.image
+            var step = JournalStep(
+                newName.map { "rename project \"\(p.name)\" to \"\($0)\"" } ?? "edit project \"\(p.name)\"", at: now)
             if let newName {
                 if let other = try project(db, named: newName, clientID: p.clientID), other.id != p.id { throw StoreError.nameTaken(kind: "project", name: newName) }
                 p.name = newName
@@ -222,6 +239,7 @@ extension Store {
             if let billable = changes.billable { p.billable = billable }
             if let rate = changes.rateCents { p.rateCents = rate }
             try p.update(db)
+            try step.record(db, .project, id: p.id!, before: before, after: p.image)
             return try project(db, id: p.id!)
         }
     }

@@ -77,13 +77,17 @@ extension Store {
     private func add(_ db: Database, _ parameters: TimerParameters, start: Instant, end: Instant, now: Instant,
                      newProjects: NewProjects) throws -> EntryResult
     {
+        var step = JournalStep(
+            "add " + ([parameters.project, parameters.description.isEmpty ? nil : "\"\(parameters.description)\""]
+                .compactMap { $0 }).joined(separator: " "), at: now)
         let resolved = try resolveProject(
-            db, name: parameters.project, client: parameters.client, now: now, newProjects: newProjects)
+            db, name: parameters.project, client: parameters.client, now: now, newProjects: newProjects, step: &step)
         var record = EntryRecord(
             projectID: resolved.projectID, description: parameters.description,
             tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
             source: "cli", created: now.seconds, updated: now.seconds)
         try record.insert(db)
+        try step.record(db, .entry, id: record.id!, before: nil, after: record.image)
         return EntryResult(entry: try entry(db, record), created: resolved.created)
     }
 
@@ -97,6 +101,8 @@ extension Store {
         if let tags = changes.tags, let bad = Tags.invalid(tags) { throw StoreError.invalidTag(bad) }
         return try write { db in
             guard var record = try EntryRecord.fetchOne(db, key: id) else { throw StoreError.unknownEntry(id) }
+            let before = record.image
+            var step = JournalStep("edit #\(id)", at: now)
             var created: [String] = []
             if let start = changes.start { record.start = start.seconds }
             if let end = changes.end {
@@ -111,7 +117,7 @@ extension Store {
             }
             if let project = changes.project {
                 let resolved = try resolveProject(
-                    db, name: project, client: changes.client, now: now, newProjects: newProjects)
+                    db, name: project, client: changes.client, now: now, newProjects: newProjects, step: &step)
                 record.projectID = resolved.projectID
                 created = resolved.created
             } else if let client = changes.client {
@@ -119,7 +125,7 @@ extension Store {
                 let current = try record.projectID.flatMap { try ProjectRecord.fetchOne(db, key: $0) }
                 guard let current else { throw StoreError.clientNeedsProject }
                 let resolved = try resolveProject(
-                    db, name: current.name, client: client, now: now, newProjects: newProjects)
+                    db, name: current.name, client: client, now: now, newProjects: newProjects, step: &step)
                 record.projectID = resolved.projectID
                 created = resolved.created
             }
@@ -127,6 +133,7 @@ extension Store {
             if let tags = changes.tags { record.tags = Tags.encode(tags) }
             record.updated = now.seconds
             try record.update(db)
+            try step.record(db, .entry, id: id, before: before, after: record.image)
             return EntryResult(entry: try entry(db, record), created: created)
         }
     }

@@ -93,11 +93,11 @@ extension Store {
         try read { db in
             try Int64.fetchOne(db, sql: """
                 SELECT min(max(ifnull(t.retry_at, 0),
-                               CASE WHEN EXISTS (SELECT 1 FROM sync_journal j WHERE j.seq > t.cursor) THEN 0
+                               CASE WHEN EXISTS (SELECT 1 FROM journal j WHERE j.seq > t.cursor AND \(Self.syncedChange)) THEN 0
                                     ELSE (SELECT min(ifnull(o.next_try, 0)) FROM outbox o
                                           WHERE o.target = t.name AND o.state = 'queued') END))
                 FROM sync_target t
-                WHERE EXISTS (SELECT 1 FROM sync_journal j WHERE j.seq > t.cursor)
+                WHERE EXISTS (SELECT 1 FROM journal j WHERE j.seq > t.cursor AND \(Self.syncedChange))
                    OR EXISTS (SELECT 1 FROM outbox o WHERE o.target = t.name AND o.state = 'queued')
                 """).map { Instant(seconds: $0) }
         }

@@ -35,24 +35,18 @@ public struct OutboxSummary: Sendable, Equatable {
 }
 
 extension Store {
-    /// The journal's triggers: one small row per change to a finished entry
-    /// (added, stopped, edited, deleted, restored), in the change's own
-    /// transaction. They exist only while a target does, so a store without
-    /// sync pays nothing for them.
-    static let journalTriggers = """
-        CREATE TRIGGER IF NOT EXISTS sync_journal_insert AFTER INSERT ON entry WHEN NEW."end" IS NOT NULL
-        BEGIN INSERT INTO sync_journal (entry_id, op) VALUES (NEW.id, 'put'); END;
-        CREATE TRIGGER IF NOT EXISTS sync_journal_update AFTER UPDATE ON entry WHEN NEW."end" IS NOT NULL
-        BEGIN INSERT INTO sync_journal (entry_id, op) VALUES (NEW.id, 'put'); END;
-        CREATE TRIGGER IF NOT EXISTS sync_journal_delete AFTER DELETE ON entry WHEN OLD."end" IS NOT NULL
-        BEGIN INSERT INTO sync_journal (entry_id, op) VALUES (OLD.id, 'delete'); END;
+    /// Journal rows a target hears of: changes to entries that were or
+    /// are finished (a running timer is not pushed). A row whose entry
+    /// is gone, or runs again (an undone stop), is a delete there.
+    static let syncedChange = """
+        j.kind = 'entry' AND (j.after IS NULL OR json_extract(j.after, '$.end') IS NOT NULL
+                              OR json_extract(j.before, '$.end') IS NOT NULL)
         """
 
     /// Makes the store's targets those of the settings: new ones added
     /// (they hear of changes from now on; `backfill` queues older
     /// entries), changed ones updated, removed ones dropped with their
-    /// queue, and the journal's triggers present exactly while a target
-    /// is. Writes nothing when all that already holds: one read.
+    /// queue. Writes nothing when all that already holds: one read.
     public func registerSyncTargets(_ targets: [SyncTargetRecord]) throws {
         let wanted = targets.sorted { $0.name < $1.name }
         // Every command with sync targets asks this, so it is kept to what
@@ -67,7 +61,6 @@ extension Store {
             }
             return true
         }
-        // The triggers come and go with the targets, in one transaction.
         guard !same else { return }
         let stored = try read { db in
             try Row.fetchAll(db, sql: "SELECT name, service, since FROM sync_target ORDER BY name").map {
@@ -80,40 +73,39 @@ extension Store {
             for old in stored where !names.contains(old.name) {
                 try db.execute(sql: "DELETE FROM sync_target WHERE name = ?", arguments: [old.name])
             }
-            let head = try Int64.fetchOne(db, sql: "SELECT ifnull(max(seq), 0) FROM sync_journal") ?? 0
+            let head = try Int64.fetchOne(db, sql: "SELECT ifnull(max(seq), 0) FROM journal") ?? 0
             for t in wanted {
                 try db.execute(sql: """
                     INSERT INTO sync_target (name, service, since, cursor) VALUES (?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET service = excluded.service, since = excluded.since
                     """, arguments: [t.name, t.service, t.since.seconds, head])
             }
-            if wanted.isEmpty {
-                try db.execute(sql: """
-                    DROP TRIGGER IF EXISTS sync_journal_insert; DROP TRIGGER IF EXISTS sync_journal_update;
-                    DROP TRIGGER IF EXISTS sync_journal_delete; DELETE FROM sync_journal;
-                    """)
-            } else {
-                try db.execute(sql: Self.journalTriggers)
-            }
         }
     }
 
-    /// Takes the journal into each target's queue: a change to an entry
-    /// the target covers (it starts at or after `since`, or the target
-    /// holds it) replaces what was queued for it; an entry moved before
-    /// `since` that the target never held leaves its queue. Journal rows
-    /// every target has taken are removed.
+    /// Takes the journal into each target's queue: the newest change to
+    /// an entry the target covers (it starts at or after `since`, or the
+    /// target holds it) replaces what was queued for it; an entry moved
+    /// before `since` that the target never held leaves its queue. The
+    /// journal itself stays: undo and replication read it too.
     func collect(_ db: Database) throws {
-        guard let newest = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM sync_journal") else { return }
+        guard let newest = try Int64.fetchOne(db, sql: """
+            SELECT max(seq) FROM journal WHERE seq > (SELECT min(cursor) FROM sync_target)
+            """) else { return }
         try db.execute(sql: """
+            WITH change AS (
+                SELECT j.seq, j.row_id AS entry_id,
+                       CASE WHEN json_extract(j.after, '$.end') IS NOT NULL THEN 'put' ELSE 'delete' END AS op
+                FROM journal j
+                WHERE j.seq > (SELECT min(cursor) FROM sync_target) AND \(Self.syncedChange))
             INSERT INTO outbox (target, entry_id, op, seq)
             SELECT t.name, j.entry_id, j.op, j.seq
-            FROM sync_journal j JOIN sync_target t ON j.seq > t.cursor
+            FROM change j JOIN sync_target t ON j.seq > t.cursor
             LEFT JOIN entry e ON e.id = j.entry_id
-            WHERE j.seq = (SELECT max(seq) FROM sync_journal k WHERE k.entry_id = j.entry_id AND k.seq > t.cursor)
+            WHERE j.seq = (SELECT max(seq) FROM change k WHERE k.entry_id = j.entry_id AND k.seq > t.cursor)
               AND (ifnull(e.start, 0) >= t.since OR j.op = 'delete'
                    OR EXISTS (SELECT 1 FROM remote_entry r WHERE r.target = t.name AND r.entry_id = j.entry_id))
-              AND (j.op = 'put' OR e.id IS NULL)
+              AND (j.op = 'put' OR e.id IS NULL OR e."end" IS NULL)
             ORDER BY j.seq
             ON CONFLICT (target, entry_id) DO UPDATE SET
                 op = excluded.op, seq = excluded.seq, state = 'queued', attempts = 0, next_try = NULL, message = NULL
@@ -132,7 +124,6 @@ extension Store {
               AND NOT EXISTS (SELECT 1 FROM remote_entry r WHERE r.target = outbox.target AND r.entry_id = outbox.entry_id)
             """)
         try db.execute(sql: "UPDATE sync_target SET cursor = ? WHERE cursor < ?", arguments: [newest, newest])
-        try db.execute(sql: "DELETE FROM sync_journal WHERE seq <= (SELECT ifnull(min(cursor), 0) FROM sync_target)")
     }
 
     /// Each target's queue, in name order (the journal taken in first).
@@ -168,7 +159,7 @@ extension Store {
             try collect(db)
             // Queued after everything the journal holds, in start order.
             let base = try Int64.fetchOne(db, sql: """
-                SELECT max(ifnull((SELECT max(seq) FROM outbox), 0), ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'sync_journal'), 0))
+                SELECT max(ifnull((SELECT max(seq) FROM outbox), 0), ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0))
                 """) ?? 0
             try db.execute(sql: """
                 INSERT INTO outbox (target, entry_id, op, seq)

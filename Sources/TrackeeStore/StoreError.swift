@@ -39,7 +39,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case needsConfirmation(kind: String, name: String, entries: Int)
     case nothingToUndo
     case unknownSyncTarget(String)
-    case undoConflict(String)
+    /// The step labelled `step` cannot be undone: `reason`.
+    case undoConflict(step: String, reason: String)
     case noRunningTimer
     case editRunningEnd(Int64)
     case startAfterNow(start: Instant, now: Instant)
@@ -92,11 +93,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case let .needsConfirmation(kind, name, entries):
             return "deleting \(kind) \"\(name)\" would delete \(entries) \(entries == 1 ? "entry" : "entries"); run again with --yes to delete them (`trackee undo` restores them)"
         case .nothingToUndo:
-            return "nothing to undo: no deletion is recorded"
+            return "nothing to undo: every change the journal holds is undone already"
         case let .unknownSyncTarget(name):
             return "no sync target named \"\(name)\"; targets are the names under sync: in the settings file"
-        case let .undoConflict(reason):
-            return "cannot undo: \(reason)"
+        case let .undoConflict(step, reason):
+            return "cannot undo \"\(step)\": \(reason); nothing changed"
         case let .editRunningEnd(id):
             return "entry \(id) is the running timer; end it with `trackee stop --at TIME`"
         case let .startAfterNow(start, _):

@@ -53,7 +53,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     let store = try session.openStore()
-                    try store.renameClient(name, to: newName)
+                    try store.renameClient(name, to: newName, now: session.now)
                     if session.out.json {
                         let renamed = try store.clients().first { $0.name.lowercased() == newName.lowercased() }
                         return session.out.emit(renamed.map(ClientView.init))

@@ -26,22 +26,6 @@ extension Trackee {
             }
         }
     }
-
-    struct Undo: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "undo",
-            abstract: "Restore what the last delete removed.",
-            discussion: "Each undo restores one deletion, newest first, with the original ids.")
-
-        @OptionGroup var common: CommonOptions
-
-        func run() throws {
-            try Session.run(common) { session in
-                let removal = try session.openStore().undo()
-                RemovalReport.print("restored", removal, session: session)
-            }
-        }
-    }
 }
 
 enum RemovalReport {
@@ -64,8 +48,6 @@ enum RemovalReport {
             let ids = r.entries.map { "#\($0)" }.joined(separator: " ")
             parts.append("\(r.entries.count) \(r.entries.count == 1 ? "entry" : "entries") (\(ids))")
         }
-        var text = "\(action) " + (parts.isEmpty ? "nothing" : parts.joined(separator: ", "))
-        if action == "deleted" { text += "; `trackee undo` restores" }
-        session.out.line(text)
+        session.out.line("\(action) " + (parts.isEmpty ? "nothing" : parts.joined(separator: ", ")) + "; `trackee undo` restores")
     }
 }

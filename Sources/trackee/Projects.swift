@@ -89,7 +89,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     try NameOption.refuseBlank(client, "--client", "leave it out when the project name is unique")
-                    let p = try session.openStore().editProject(name, client: client, rename: newName, changes: ProjectChanges())
+                    let p = try session.openStore().editProject(name, client: client, rename: newName, changes: ProjectChanges(), now: session.now)
                     if session.out.json { return session.out.emit(ProjectView(p)) }
                     session.out.line("renamed project \"\(name)\" to \"\(p.name)\"")
                 }
@@ -107,7 +107,7 @@ extension Trackee {
             func run() throws {
                 try Session.run(common) { session in
                     try NameOption.refuseBlank(client, "--client", "leave it out when the project name is unique")
-                    let p = try session.openStore().editProject(name, client: client, rename: nil, changes: billing.changes)
+                    let p = try session.openStore().editProject(name, client: client, rename: nil, changes: billing.changes, now: session.now)
                     if session.out.json { return session.out.emit(ProjectView(p)) }
                     var text = "edited project \"\(p.name)\":"
                     text += p.billable ? " billable" : " not billable"

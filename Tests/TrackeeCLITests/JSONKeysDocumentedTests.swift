@@ -32,12 +32,14 @@ import Testing
         ("delete", ["delete", "{entry}"], 0),
         ("add", ["add", "-p", "Support", "-c", "Globex", "--from", "07:00", "--to", "07:30", "--key", "a2"], 0),
         ("undo", ["undo"], 0),
+        ("undo --list", ["undo", "--list"], 0),
         ("edit", ["edit", "1", "--description", "changed"], 0),
         ("projects edit", ["projects", "edit", "Docs", "-c", "Acme", "--rate", "80.50", "--billable", "--type", "work"], 0),
         ("projects add", ["projects", "add", "Web", "-c", "Acme", "--type", "work", "--rate", "50", "--billable"], 0),
         ("projects rename", ["projects", "rename", "Web", "Site", "-c", "Acme"], 0),
         ("projects list", ["projects", "list"], 0),
         ("projects delete", ["projects", "delete", "Site", "-c", "Acme"], 0),
+        ("undo", ["undo"], 0),
         ("clients add", ["clients", "add", "Initech"], 0),
         ("clients rename", ["clients", "rename", "Initech", "Initrode"], 0),
         ("clients list", ["clients", "list"], 0),
@@ -239,7 +241,7 @@ import Testing
         var index = start + 1
         while index < lines.count, !lines[index].hasPrefix(".SS"), !lines[index].hasPrefix(".SH") {
             if lines[index] == ".TP", index + 2 < lines.count, lines[index + 1].hasPrefix(".B ") {
-                let command = String(lines[index + 1].dropFirst(3)).replacingOccurrences(of: "\"", with: "")
+                let command = plain(String(lines[index + 1].dropFirst(3))).replacingOccurrences(of: "\"", with: "")
                 let keys = plain(lines[index + 2]).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 #expect(result[command] == nil, "\(command) is listed twice")
                 result[command] = Set(keys)

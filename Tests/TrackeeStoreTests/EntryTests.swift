@@ -70,11 +70,14 @@ import TrackeeCore
         #expect(try t.store.deleteEntries([1, 3], now: nine).entries == [1, 3])
         #expect(try t.store.deleteEntries([2], now: nine).entries == [2])
         #expect(try t.store.entryCount() == 0)
-        #expect(try t.store.undo().entries == [2])
+        let second = try t.store.undo(now: nine)
+        #expect(second.label == "delete #2")
+        #expect(second.rows.map { "\($0.table) \($0.id) \($0.change)" } == ["entry 2 restored"])
         #expect(try t.store.log(limit: 10).map(\.id) == [2])
-        #expect(try t.store.undo().entries == [1, 3])
+        let first = try t.store.undo(now: nine)
+        #expect(first.label == "delete #1 #3")
+        #expect(first.rows.map { "\($0.table) \($0.id) \($0.change)" } == ["entry 1 restored", "entry 3 restored"])
         #expect(try t.store.log(limit: 10) == before)
-        #expect(throws: StoreError.nothingToUndo) { try t.store.undo() }
     }
 
     @Test func deletingAnUnknownIdDeletesNothing() throws {
@@ -100,8 +103,12 @@ import TrackeeCore
         #expect(try t.store.clients().map(\.name) == ["Globex"])
         #expect(try t.store.projects().map(\.name) == ["Other"])
         #expect(try t.store.log(limit: 10).map(\.id) == [4])
-        let restored = try t.store.undo()
-        #expect(restored == Removal(clients: ["Acme"], projects: ["Docs", "Review"], entries: [1, 2, 3]))
+        let restored = try t.store.undo(now: nine)
+        #expect(restored.label == "delete client \"Acme\"")
+        #expect(restored.rows.map { "\($0.table) \($0.id) \($0.name ?? "") \($0.change)" } == [
+            "entry 1  restored", "entry 2  restored", "entry 3  restored", "project 1 Docs restored",
+            "project 2 Review restored", "client 1 Acme restored",
+        ])
         #expect(try t.store.clients() == [Client(id: 1, name: "Acme", projects: 2, entries: 3),
                                           Client(id: 2, name: "Globex", projects: 1, entries: 1)])
     }
@@ -112,15 +119,18 @@ import TrackeeCore
         #expect(try t.store.deleteClient("Solo", confirmed: false, now: nine).clients == ["Solo"])
     }
 
-    @Test func undoRefusesWhenTheNameWasTakenAgain() throws {
+    @Test func undoGoesBackOneStepAtATimeNotUndoingItsOwnUndos() throws {
         let t = try TemporaryStore()
         try t.store.addClient("Acme", now: nine)
         _ = try t.store.deleteClient("Acme", confirmed: false, now: nine)
         try t.store.addClient("Acme", now: nine)
-        #expect(throws: StoreError.undoConflict("a client with the deleted client's name exists again; rename it first")) {
-            try t.store.undo()
-        }
-        #expect(try t.store.clients().map(\.id) == [2])
+        #expect(try t.store.undo(now: nine).label == "add client \"Acme\"")
+        #expect(try t.store.clients().map(\.id) == [])
+        #expect(try t.store.undo(now: nine).label == "delete client \"Acme\"")
+        #expect(try t.store.clients().map(\.id) == [1])
+        #expect(try t.store.undo(now: nine).label == "add client \"Acme\"")
+        #expect(try t.store.clients().map(\.id) == [])
+        #expect(throws: StoreError.nothingToUndo) { try t.store.undo(now: nine) }
     }
 
     @Test func projectsAreRenamedAndPricedWithinTheirClient() throws {
@@ -130,7 +140,7 @@ import TrackeeCore
         #expect(throws: StoreError.nameTaken(kind: "project", name: "docs")) {
             try t.store.addProject("docs", client: "Acme", now: nine)
         }
-        let p = try t.store.editProject("Docs", client: "Acme", rename: "Manual", changes: ProjectChanges(rateCents: .some(9050)))
+        let p = try t.store.editProject("Docs", client: "Acme", rename: "Manual", changes: ProjectChanges(rateCents: .some(9050)), now: nine)
         #expect(p == Project(id: 1, name: "Manual", client: "Acme", type: "work", billable: true, rateCents: 9050, entries: 0))
         #expect(try t.store.projects().map(\.name) == ["Docs", "Manual"])
     }

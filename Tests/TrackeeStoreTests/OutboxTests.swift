@@ -55,7 +55,7 @@ import TrackeeCore
         // Never sent: the delete leaves nothing to tell the service.
         _ = try t.store.deleteEntries([1], now: at(minutes: 61))
         #expect(try queue(t) == ["work 2 put queued"])
-        _ = try t.store.undo()
+        _ = try t.store.undo(now: at(minutes: 61))
         #expect(try queue(t) == ["work 2 put queued", "work 1 put queued"])
         // Held there: the delete is queued.
         try t.store.write { db in
@@ -63,6 +63,24 @@ import TrackeeCore
         }
         _ = try t.store.deleteEntries([2], now: at(minutes: 62))
         #expect(try queue(t) == ["work 1 put queued", "work 2 delete queued"])
+    }
+
+    @Test func anUndoneStopTakesItsPutOutOrQueuesADelete() throws {
+        let t = try TemporaryStore()
+        try t.store.registerSyncTargets([work()])
+        _ = try t.store.apply(start("Docs", at: nine), now: nine)
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 30), source: "test"), now: at(minutes: 30))
+        #expect(try queue(t) == ["work 1 put queued"])
+        // Never sent, and running again: nothing to tell the service.
+        _ = try t.store.undo(now: at(minutes: 31))
+        #expect(try queue(t) == [])
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 40), source: "test"), now: at(minutes: 40))
+        try t.store.write { db in
+            try db.execute(sql: "INSERT INTO remote_entry (target, entry_id, remote_id, create_sent) VALUES ('work', 1, 'r1', 1)")
+        }
+        // Held there: it goes from there while it runs here.
+        _ = try t.store.undo(now: at(minutes: 41))
+        #expect(try queue(t) == ["work 1 delete queued"])
     }
 
     @Test func onlyTargetsWhoseSinceCoversTheEntryQueueIt() throws {
