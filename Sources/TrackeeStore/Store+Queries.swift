@@ -64,7 +64,11 @@ extension Store {
 
     /// Entries newest first: up to `limit`, older than `before` if given,
     /// among those `filter` keeps (every entry overlapping its window).
-    public func log(limit: Int, before: LogCursor? = nil, filter: EntryFilter = EntryFilter()) throws -> [Entry] {
+    /// The running timer runs until `now`: it overlaps a window that starts
+    /// before then.
+    public func log(
+        limit: Int, before: LogCursor? = nil, filter: EntryFilter = EntryFilter(), now: Instant? = nil
+    ) throws -> [Entry] {
         try read { db in
             var sql = Store.entrySelect
             var conditions: [String] = []
@@ -81,8 +85,8 @@ extension Store {
                 _ = args.append(contentsOf: [start, start, id])
             }
             if let from = filter.from {
-                conditions.append("(e.\"end\" > ? OR e.\"end\" IS NULL)")
-                _ = args.append(contentsOf: [from.seconds])
+                conditions.append("(e.\"end\" > ? OR (e.\"end\" IS NULL AND ? < ?))")
+                _ = args.append(contentsOf: [from.seconds, from.seconds, (now ?? Instant(seconds: .max)).seconds])
             }
             if let to = filter.to {
                 conditions.append("e.start < ?")

@@ -51,7 +51,7 @@ extension Trackee {
                 let matching = try filter.filter(session)
                 let store = try session.openStore()
                 // One more than asked tells whether an older page exists.
-                var entries = try store.log(limit: limit + 1, before: cursor, filter: matching)
+                var entries = try store.log(limit: limit + 1, before: cursor, filter: matching, now: session.now)
                 let hasMore = entries.count > limit
                 if hasMore { entries.removeLast() }
                 var days: [(LocalDate, [Entry])] = []

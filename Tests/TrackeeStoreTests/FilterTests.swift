@@ -42,6 +42,16 @@ import TrackeeCore
         #expect(try ids(t, EntryFilter(to: at(minutes: 60))) == [1])
     }
 
+    /// The running timer (#5, since 11:30) lasts until now: a window that
+    /// starts after now does not hold it, one that starts before does.
+    @Test func theRunningTimerOverlapsOnlyAWindowStartingBeforeNow() throws {
+        let t = try store()
+        let later = EntryFilter(from: at(minutes: 200))
+        #expect(try t.store.log(limit: 10, filter: later, now: noon).map(\.id) == [])
+        #expect(try t.store.log(limit: 10, filter: EntryFilter(from: at(minutes: 170)), now: noon).map(\.id) == [5])
+        #expect(try t.store.log(limit: 10, filter: later, now: at(minutes: 201)).map(\.id) == [5])
+    }
+
     @Test func kindsCombineWithAndAndRepeatedNamesWithOr() throws {
         let t = try store()
         #expect(try ids(t, EntryFilter(projects: ["Docs"], clients: ["Acme"])) == [5, 1])
