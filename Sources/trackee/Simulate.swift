@@ -56,7 +56,7 @@ extension Trackee {
                     session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
                                      + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
                 }
-                var firings: [SimulatedFiring] = []
+                var firings: [FiringView] = []
                 for step in timeline {
                     let reports: [Runner.Report]
                     switch step {
@@ -72,7 +72,7 @@ extension Trackee {
                         continue
                     }
                     if session.out.json {
-                        firings += reports.map { SimulatedFiring($0, session: session) }
+                        firings += reports.map { FiringView(simulated: $0, session: session) }
                     } else {
                         for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
                     }
@@ -162,7 +162,7 @@ extension Trackee {
             var to: String
             var rules: Int
             var events: Int
-            var firings: [SimulatedFiring]
+            var firings: [FiringView]
             var entries: [EntryView]
             var totals: [Total]
             var total_seconds: Int64
@@ -176,7 +176,7 @@ extension Trackee {
         }
 
         private func emitSimulation(_ store: Store, from: Instant, to: Instant, rules: Int, events: Int,
-                                    firings: [SimulatedFiring], _ session: Session) throws {
+                                    firings: [FiringView], _ session: Session) throws {
             let entries = try store.log(limit: 10_000).reversed().map { e in
                 var view = EntryView(e, session: session)
                 // A timer still running counts up to the end of the window, not to the real now.
@@ -212,26 +212,11 @@ extension Trackee {
     }
 }
 
-/// A firing of a simulation as JSON: a ``FiringView`` and what its
-/// `notify` and `run` actions would have done.
-struct SimulatedFiring: Encodable {
-    var rule: String
-    var key: String
-    var time: String
-    var status: String
-    var outcomes: [String]
-    var error: String?
-    var would_notify: [String]?
-    var would_run: [[String]]?
-
-    init(_ report: Runner.Report, session: Session) {
-        let firing = FiringView(report, session: session)
-        rule = firing.rule
-        key = firing.key
-        time = firing.time
-        status = firing.status
-        outcomes = firing.outcomes
-        error = firing.error
+/// A firing of a simulation, with what its `notify` and `run` actions
+/// would have done (a simulation does neither).
+extension FiringView {
+    init(simulated report: Runner.Report, session: Session) {
+        self.init(report, session: session)
         var notify: [String] = []
         var run: [[String]] = []
         if case .fired = report.status {

@@ -81,7 +81,8 @@ extension Trackee {
     }
 }
 
-/// A firing as JSON.
+/// A firing as JSON; `simulate` adds what its notify and run actions
+/// would have done.
 struct FiringView: Encodable {
     var rule: String
     var key: String
@@ -89,6 +90,8 @@ struct FiringView: Encodable {
     var status: String
     var outcomes: [String]
     var error: String?
+    var would_notify: [String]?
+    var would_run: [[String]]?
 
     init(_ report: Runner.Report, session: Session) {
         rule = report.firing.rule
