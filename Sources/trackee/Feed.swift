@@ -284,6 +284,7 @@ enum FeedInput {
             }
             return decoder.linesRead
         }
+        if FeedReadAhead.worthIt(fd) { return try FeedReadAhead.read(reader, format: format, now: now, body) }
         var decoder = FeedDecoder(format: format, now: now)
         var number = 0
         var atEnd = false
