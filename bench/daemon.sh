@@ -18,6 +18,8 @@ idle_seconds=${BENCH_IDLE_SECONDS:-60}
 latency_seconds=${BENCH_LATENCY_SECONDS:-60}
 rm -rf "$out"
 mkdir -p "$out/config/trackee"
+# The rules start projects no one created first: let them.
+echo "create_projects: always" > "$out/config/trackee/config.yaml"
 export XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" TRACKEE_STORE="$out/idle.sqlite3"
 unset TRACKEE_NOW NOTIFY_SOCKET JOURNAL_STREAM
 ticks=$(getconf CLK_TCK)

@@ -29,6 +29,9 @@ rounds = int(os.environ.get("BENCH_REARM_ROUNDS", "7"))
 
 config = os.path.join(out, "daemon-config", "trackee")
 os.makedirs(config, exist_ok=True)
+# The rule starts a project per meeting, which no one created first.
+with open(os.path.join(config, "config.yaml"), "w") as f:
+    f.write("create_projects: always\n")
 held = os.path.join(out, "daemon-calendar.ics")
 with open(calendar, "rb") as f:
     original = f.read()

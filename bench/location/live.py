@@ -38,6 +38,10 @@ env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(out, "live-config"), XDG_DAT
            TRACKEE_STORE=os.path.join(out, "live.sqlite3"), TZ="Europe/Prague")
 for name in ("TRACKEE_NOW", "NOTIFY_SOCKET", "JOURNAL_STREAM"):
     env.pop(name, None)
+# The rules start projects no one created first: let them.
+os.makedirs(os.path.join(out, "live-config", "trackee"), exist_ok=True)
+with open(os.path.join(out, "live-config", "trackee", "config.yaml"), "w") as f:
+    f.write("create_projects: always\n")
 for name in ("live.sqlite3", "live.sqlite3-wal", "live.sqlite3-shm"):
     if os.path.exists(os.path.join(out, name)):
         os.remove(os.path.join(out, name))

@@ -47,6 +47,10 @@ mkdir -p "$out/config" "$out/data" "$out/json"
 T="$out/trackee"
 cp "$1" "$T"
 export XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" TZ=Europe/Prague
+# The rules start projects no one created first: let them, as before the
+# create_projects setting, so every run does the same work.
+mkdir -p "$out/config/trackee"
+echo "create_projects: always" > "$out/config/trackee/config.yaml"
 unset TRACKEE_STORE
 date -u '+%Y-%m-%d %H:%M UTC' > "$out/date"
 
