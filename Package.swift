@@ -41,10 +41,19 @@ let package = Package(
                 "TrackeeCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // What the one-shot commands and `run` share: the runner, the
+        // trigger sources, rule and calendar files, the feed run.
+        .target(
+            name: "TrackeeAutomation",
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule", "TrackeeCalendar", "TrackeeLocation",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Only the long-running parts of `run`.
         .target(
             name: "TrackeeDaemon",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule", "TrackeeCalendar", "TrackeeLocation",
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeCalendar", "TrackeeLocation", "TrackeeAutomation",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -55,8 +64,9 @@ let package = Package(
                 "TrackeeCore",
                 "TrackeeStore",
                 "TrackeeRules",
-                "TrackeeSchedule",
                 "TrackeeCalendar",
+                "TrackeeLocation",
+                "TrackeeAutomation",
                 "TrackeeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,19 +80,25 @@ let package = Package(
         .testTarget(
             name: "TrackeeDaemonTests",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeDaemon", "TrackeeTestSupport",
+                "TrackeeCore", "TrackeeStore", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "TrackeeAutomationTests",
+            dependencies: [
+                "TrackeeCore", "TrackeeAutomation",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),
         .testTarget(name: "TrackeeLocationTests", dependencies: ["TrackeeCore", "TrackeeLocation", "TrackeeTestSupport"]),
-        .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore"]),
+        .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TrackeeSyncTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync", "TrackeeTestSupport"]),
         .testTarget(
             name: "TrackeeCLITests",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import TrackeeAutomation
 import TrackeeCalendar
 import TrackeeCore
 import TrackeeLocation

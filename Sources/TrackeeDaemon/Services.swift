@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import ServiceLifecycle
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeLocation
 import UnixSignals

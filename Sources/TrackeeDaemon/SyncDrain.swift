@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Logging
 import ServiceLifecycle
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeStore
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Logging
+import TrackeeAutomation
 import TrackeeCore
-import TrackeeDaemon
 import TrackeeRules
 import TrackeeStore
 

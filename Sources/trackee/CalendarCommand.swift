@@ -1,8 +1,8 @@
 import ArgumentParser
 import Glibc
+import TrackeeAutomation
 import TrackeeCalendar
 import TrackeeCore
-import TrackeeDaemon
 
 extension Trackee {
     struct CalendarCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
+import TrackeeAutomation
 import TrackeeCore
-import TrackeeDaemon
 import TrackeeLocation
 import TrackeeStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Logging
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeDaemon
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import TrackeeAutomation
 import TrackeeCore
-import TrackeeDaemon
 import TrackeeLocation
 import TrackeeRules
 import TrackeeStore

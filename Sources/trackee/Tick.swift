@@ -1,6 +1,6 @@
 import ArgumentParser
+import TrackeeAutomation
 import TrackeeCore
-import TrackeeDaemon
 
 extension Trackee {
     struct Tick: ParsableCommand {

@@ -1,6 +1,6 @@
 import Testing
 import TrackeeCore
-@testable import TrackeeDaemon
+@testable import TrackeeAutomation
 
 @Suite struct CatchUpTests {
     let nine = Instant(seconds: 1_795_165_200)

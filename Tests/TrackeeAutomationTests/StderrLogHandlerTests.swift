@@ -1,6 +1,6 @@
 import Logging
 import Testing
-@testable import TrackeeDaemon
+@testable import TrackeeAutomation
 
 @Suite struct StderrLogHandlerTests {
     @Test func underTheJournalLinesStartWithTheirPriority() {

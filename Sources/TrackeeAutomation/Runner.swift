@@ -106,7 +106,7 @@ public struct Runner: Sendable {
         var metadata: Logger.Metadata = [:]
         if timed {
             // From the occurrence's own instant to its intents committed.
-            let latency = Double(DaemonCore.nanoseconds(CLOCK_REALTIME) - firing.time.seconds * 1_000_000_000) / 1e6
+            let latency = Double(Self.wallNanoseconds() - firing.time.seconds * 1_000_000_000) / 1e6
             metadata["latency_ms"] = "\((latency * 10).rounded() / 10)"
         }
         log.info("fired \(firing.description)\(outcomes.isEmpty ? "" : ": " + outcomes)", metadata: metadata)
@@ -207,5 +207,15 @@ public struct Runner: Sendable {
             reports += handled
         }
         return TickReport(from: from, to: now, reports: reports, skipped: window.skipped, quiet: quiet)
+    }
+}
+
+extension Runner {
+    /// The wall clock to the nanosecond, for a firing's latency (an
+    /// ``Instant`` holds whole seconds).
+    static func wallNanoseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }

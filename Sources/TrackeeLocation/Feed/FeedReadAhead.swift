@@ -1,6 +1,5 @@
 import Foundation
 import TrackeeCore
-import TrackeeLocation
 
 /// Reading a large file of fixes on two cores: one thread reads and
 /// decodes lines into batches of items while the caller's thread puts the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TrackeeDaemon
+@testable import TrackeeAutomation
 
 @Suite struct SpawnTests {
     /// A program that records its arguments, one per line, and the

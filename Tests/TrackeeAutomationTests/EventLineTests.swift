@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 import TrackeeCore
-@testable import TrackeeDaemon
+@testable import TrackeeAutomation
 
 extension EventLine {
     static func parse(_ text: String, line: Int) throws(Failure) -> EventLine? {
