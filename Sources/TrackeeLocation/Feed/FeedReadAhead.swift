@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import TrackeeCore
 
 /// Reading a large file of fixes on two cores: one thread reads and
@@ -31,7 +31,7 @@ enum FeedReadAhead {
     static func read(_ reader: ChunkReader, format: FeedFormat, now: Instant,
                      _ body: (ArraySlice<FeedItem>, Int) throws -> Void) throws -> Int {
         let queue = BatchQueue(depth: depth)
-        let producer = Thread {
+        let producer = try ReaderThread {
             var reader = reader
             var decoder = FeedDecoder(format: format, now: now)
             var batch = Batch()
@@ -56,8 +56,6 @@ enum FeedReadAhead {
             }
             queue.close(lines: number)
         }
-        producer.stackSize = 1 << 20
-        producer.start()
         do {
             while let batch = queue.pop() {
                 for index in batch.items.indices { try body(batch.items[index...index], batch.lines[index]) }
@@ -65,9 +63,12 @@ enum FeedReadAhead {
         } catch {
             queue.cancel()
             _ = queue.waitClosed()
+            producer.join()
             throw error
         }
-        return queue.waitClosed()
+        let lines = queue.waitClosed()
+        producer.join()
+        return lines
     }
 
     /// Items with the number of the line each came from.
@@ -96,7 +97,7 @@ enum FeedReadAhead {
 /// A bounded first-in first-out hand-over of batches between one reading
 /// thread and one consuming thread.
 final class BatchQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var batches: [FeedReadAhead.Batch] = []
     private let depth: Int
     private var closed = false
@@ -107,47 +108,118 @@ final class BatchQueue: @unchecked Sendable {
 
     /// Waits for room; false once the consumer has given up.
     func push(_ batch: FeedReadAhead.Batch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.count >= depth && !cancelled { condition.wait() }
-        if cancelled { return false }
-        batches.append(batch)
-        condition.broadcast()
-        return true
+        condition.locked {
+            while batches.count >= depth && !cancelled { condition.wait() }
+            if cancelled { return false }
+            batches.append(batch)
+            condition.broadcast()
+            return true
+        }
     }
 
     /// The next batch, or nil once the reader has closed and all are taken.
     func pop() -> FeedReadAhead.Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty && !closed { condition.wait() }
-        if batches.isEmpty { return nil }
-        let batch = batches.removeFirst()
-        condition.broadcast()
-        return batch
+        condition.locked {
+            while batches.isEmpty && !closed { condition.wait() }
+            if batches.isEmpty { return nil }
+            let batch = batches.removeFirst()
+            condition.broadcast()
+            return batch
+        }
     }
 
     func close(lines: Int) {
-        condition.lock()
-        self.lines = lines
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        condition.locked {
+            self.lines = lines
+            closed = true
+            condition.broadcast()
+        }
     }
 
     func cancel() {
-        condition.lock()
-        cancelled = true
-        batches.removeAll()
-        condition.broadcast()
-        condition.unlock()
+        condition.locked {
+            cancelled = true
+            batches.removeAll()
+            condition.broadcast()
+        }
     }
 
     /// Waits for the reader to finish; the number of lines it read.
     func waitClosed() -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed { condition.wait() }
-        return lines
+        condition.locked {
+            while !closed { condition.wait() }
+            return lines
+        }
     }
+}
+
+/// A POSIX mutex with its condition variable, so TrackeeLocation needs
+/// nothing from Foundation. The pthread objects live at fixed addresses for
+/// the life of the object, as POSIX requires.
+final class Condition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(cond, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        cond.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the mutex.
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits for a broadcast; call only inside ``locked(_:)``.
+    func wait() { pthread_cond_wait(cond, mutex) }
+
+    func broadcast() { pthread_cond_broadcast(cond) }
+}
+
+/// A thread of its own with a 1 MB stack, started at once and joined by
+/// ``join()``.
+struct ReaderThread {
+    private let thread: pthread_t
+
+    /// Throws when the system refuses a new thread.
+    init(_ body: @escaping @Sendable () -> Void) throws {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 1 << 20)
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { raw in
+            Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(box).release()
+            throw ReadAheadFailure(status: status)
+        }
+        self.thread = thread
+    }
+
+    func join() { pthread_join(thread, nil) }
+}
+
+/// What the new thread runs, passed to it through a raw pointer.
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// The system refused the reading thread (`pthread_create`'s status).
+struct ReadAheadFailure: Error, CustomStringConvertible {
+    var status: Int32
+    var description: String { "cannot start a thread to read ahead (error \(status))" }
 }
