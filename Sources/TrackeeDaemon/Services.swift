@@ -17,23 +17,25 @@ struct ScheduleService: Service {
     static let longestSleep: Int64 = 60_000_000_000
 
     func run() async throws {
-        var next = await core.pass()
-        await core.announce(next: next, ready: true)
+        let first = await core.pass()
+        await core.announce(next: first, ready: true)
         // Start-up is over: give back the pages only it needed.
         Footprint.releaseStartupPages()
-        while !Task.isCancelled {
-            let now = core.clocks.wall.read().wall
-            var delay = Self.longestSleep
-            if let next { delay = min(delay, max(0, next.seconds * 1_000_000_000 - now)) }
-            let wait = delay
-            let alarm = core.alarm
-            let stopping = await cancelWhenGracefulShutdown {
-                await alarm.sleep(nanoseconds: wait)
-                return Task.isCancelled
+        let (core, alarm) = (core, core.alarm)
+        // One shutdown handler for the whole loop rather than one per
+        // sleep: each ends with a task of its own on the shared pool.
+        await cancelWhenGracefulShutdown {
+            var next = first
+            while !Task.isCancelled {
+                let now = core.clocks.wall.read().wall
+                var delay = Self.longestSleep
+                if let next { delay = min(delay, max(0, next.seconds * 1_000_000_000 - now)) }
+                await alarm.sleep(nanoseconds: delay)
+                // Shut down while asleep: no pass after the sleep.
+                if Task.isCancelled { return }
+                next = await core.pass()
+                await core.announce(next: next, ready: false)
             }
-            if stopping { return }
-            next = await core.pass()
-            await core.announce(next: next, ready: false)
         }
     }
 }
