@@ -22,8 +22,9 @@ struct ScheduleService: Service {
         // Start-up is over: give back the pages only it needed.
         Footprint.releaseStartupPages()
         let (core, alarm) = (core, core.alarm)
-        // One shutdown handler for the whole loop rather than one per
-        // sleep: each ends with a task of its own on the shared pool.
+        // One shutdown handler for the whole loop, not one per sleep:
+        // ending one starts an unstructured task on the shared pool, and a
+        // busy pool would then hold up every pass.
         await cancelWhenGracefulShutdown {
             var next = first
             while !Task.isCancelled {
@@ -147,4 +148,3 @@ struct ReloadService: Service {
         }
     }
 }
-
