@@ -4,6 +4,9 @@ import Foundation
 /// next deadline, and a reload rings it so the new rules' deadlines are
 /// armed at once. A ring while nobody sleeps makes the next sleep return
 /// at once. Cancelling the sleeping task ends the sleep too.
+///
+/// It sleeps on the clock it is given (the daemon's counts suspend), so a
+/// test can ring it and move its time by hand.
 final class Alarm: @unchecked Sendable {
     private enum State {
         case idle
@@ -14,9 +17,14 @@ final class Alarm: @unchecked Sendable {
 
     private let lock = NSLock()
     private var state = State.idle
+    private let clock: any Clock<Duration>
 
-    /// Sleeps `nanoseconds` on the clock that counts suspend, or less if
-    /// the alarm rings or the task is cancelled.
+    init(clock: any Clock<Duration>) {
+        self.clock = clock
+    }
+
+    /// Sleeps `nanoseconds` on the alarm's clock, or less if the alarm
+    /// rings or the task is cancelled.
     func sleep(nanoseconds: Int64) async {
         let early: Bool = lock.withLock {
             if case .rung = state {
@@ -28,7 +36,8 @@ final class Alarm: @unchecked Sendable {
         }
         if early { return }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: .nanoseconds(nanoseconds), clock: .continuous) }
+            let clock = clock
+            group.addTask { try? await clock.sleep(for: .nanoseconds(nanoseconds)) }
             group.addTask { await self.waitForRing() }
             await group.next()
             group.cancelAll()

@@ -15,16 +15,17 @@ public actor DaemonCore {
     let runner: Runner
     let ruleFiles: [String]
     let systemd: SystemdNotifier
-    let clock: @Sendable () -> Instant
+    /// What every part of the daemon reads the time from and sleeps on.
+    public let clocks: Clocks
     var automation: Automation
     /// Rung by a reload, so the schedule loop arms the new deadlines.
-    let alarm = Alarm()
+    let alarm: Alarm
     var focusSeen: Int64 = 0
     /// How far schedules have been evaluated, kept in memory between
     /// passes; the store's copy is written only when a window held an
     /// occurrence, so an idle daemon does not write every minute.
     var watermark: Instant?
-    var lastPass: (wall: Int64, boot: Int64, awake: Int64)?
+    var lastPass: ClockReading?
     /// The rules as last read, before calendars are added.
     var ruleSet = RuleSet()
     /// Each calendar's last good contents, by name, with the path it was
@@ -45,18 +46,22 @@ public actor DaemonCore {
     /// Meters for fixes without accuracy (the settings' default_accuracy).
     let defaultAccuracy: Double
 
-    /// `clock` gives the wall time; tests pass a manual one.
+    /// `clocks` are the system's; tests pass a manual one.
     public init(runner: Runner, ruleFiles: [String], systemd: SystemdNotifier,
-                clock: @escaping @Sendable () -> Instant = SystemClock.now, defaultAccuracy: Double = 25) {
+                clocks: Clocks = .system, defaultAccuracy: Double = 25) {
         self.runner = runner
         self.ruleFiles = ruleFiles
         self.systemd = systemd
-        self.clock = clock
+        self.clocks = clocks
+        alarm = Alarm(clock: clocks.sleep)
         self.defaultAccuracy = defaultAccuracy
         automation = Automation(RuleSet())
     }
 
     var logger: Logger { runner.logger }
+
+    /// The wall time.
+    func clock() -> Instant { clocks.wall.now }
 
     /// Reads the rule files again, and the calendars they name. A rule
     /// with an error is logged with its position and left out; the others
@@ -285,8 +290,7 @@ public actor DaemonCore {
     /// every pass, and late occurrences follow each rule's catch-up policy,
     /// so nothing else needs doing.
     private func noticeClockJumps() {
-        let now = (wall: Self.nanoseconds(CLOCK_REALTIME), boot: Self.nanoseconds(CLOCK_BOOTTIME),
-                   awake: Self.nanoseconds(CLOCK_MONOTONIC))
+        let now = clocks.wall.read()
         defer { lastPass = now }
         guard let last = lastPass else { return }
         let jumped = (now.wall - last.wall) - (now.boot - last.boot)
@@ -299,9 +303,8 @@ public actor DaemonCore {
         }
     }
 
+    /// For the firing log's latency, which is measured, not simulated.
     static func nanoseconds(_ clock: clockid_t) -> Int64 {
-        var t = timespec()
-        clock_gettime(clock, &t)
-        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+        SystemWallClock.nanoseconds(clock)
     }
 }

@@ -10,31 +10,34 @@ import UnixSignals
 /// Fires schedules: a pass over what is due, then sleep until the next
 /// elapse, or at most a minute when nothing is due sooner. There is no
 /// polling loop; the minute bounds how long a clock change or a resume
-/// from suspend can go unnoticed. Sleeps run on the clock that counts
-/// suspend (CLOCK_BOOTTIME), so a deadline that passed while the machine
-/// slept wakes the daemon at resume.
+/// from suspend can go unnoticed. Sleeps run on the core's sleep clock,
+/// which counts suspend, so a deadline that passed while the machine slept
+/// wakes the daemon at resume.
 struct ScheduleService: Service {
     let core: DaemonCore
     static let longestSleep: Int64 = 60_000_000_000
 
     func run() async throws {
-        var next = await core.pass()
-        await core.announce(next: next, ready: true)
+        let first = await core.pass()
+        await core.announce(next: first, ready: true)
         // Start-up is over: give back the pages only it needed.
         Footprint.releaseStartupPages()
-        while !Task.isCancelled {
-            let now = DaemonCore.nanoseconds(CLOCK_REALTIME)
-            var delay = Self.longestSleep
-            if let next { delay = min(delay, max(0, next.seconds * 1_000_000_000 - now)) }
-            let wait = delay
-            let alarm = core.alarm
-            let stopping = await cancelWhenGracefulShutdown {
-                await alarm.sleep(nanoseconds: wait)
-                return Task.isCancelled
+        let (core, alarm) = (core, core.alarm)
+        // One shutdown handler for the whole loop, not one per sleep:
+        // ending one starts an unstructured task on the shared pool, and a
+        // busy pool would then hold up every pass.
+        await cancelWhenGracefulShutdown {
+            var next = first
+            while !Task.isCancelled {
+                let now = core.clocks.wall.read().wall
+                var delay = Self.longestSleep
+                if let next { delay = min(delay, max(0, next.seconds * 1_000_000_000 - now)) }
+                await alarm.sleep(nanoseconds: delay)
+                // Shut down while asleep: no pass after the sleep.
+                if Task.isCancelled { return }
+                next = await core.pass()
+                await core.announce(next: next, ready: false)
             }
-            if stopping { return }
-            next = await core.pass()
-            await core.announce(next: next, ready: false)
         }
     }
 }
@@ -48,27 +51,29 @@ struct EventLineService: Service {
     let core: DaemonCore
     let logger: Logger
     let zone: Zone
+    /// stdin's lines; nil when stdin is a terminal.
+    let lines: AsyncStream<String>?
 
     func run() async throws {
-        if isatty(0) == 0 { await read() }
+        if let lines { await read(lines) }
         try? await gracefulShutdown()
     }
 
-    private func read() async {
-        let lines = Self.lines()
+    private func read(_ lines: AsyncStream<String>) async {
         let (core, logger, zone) = (core, logger, zone)
+        let wall = core.clocks.wall
         let count = await cancelWhenGracefulShutdown {
             var number = 0
             // Fix lines (NMEA, gpsd, OwnTracks, CSV) and event lines (JSON
             // with "type") mix: the first byte and the keys tell them apart.
-            var decoder = FeedDecoder(format: .auto, now: SystemClock.now())
+            var decoder = FeedDecoder(format: .auto, now: wall.now)
             var items: [FeedItem] = []
             for await line in lines {
                 number += 1
                 let bytes = Array(line.utf8)
                 items.removeAll(keepingCapacity: true)
                 // "More than a day ahead" is judged against today, not the start.
-                decoder.now = SystemClock.now()
+                decoder.now = wall.now
                 bytes.withUnsafeBufferPointer { decoder.line($0, number: number, into: &items) }
                 let earlier = decoder.earlier
                 for (index, item) in items.enumerated() {
@@ -77,7 +82,7 @@ struct EventLineService: Service {
                     switch item {
                     case .notLocation:
                         do {
-                            if let event = try EventLine.parse(line, line: number, now: SystemClock.now(), zone: zone) {
+                            if let event = try EventLine.parse(line, line: number, now: wall.now, zone: zone) {
                                 await core.handle(event)
                             }
                         } catch {
@@ -142,33 +147,5 @@ struct ReloadService: Service {
                 }
             }
         }
-    }
-}
-
-/// `trackee run`: schedules, event lines and reloads as services of one
-/// group, which SIGTERM and SIGINT shut down gracefully.
-public enum Daemon {
-    /// `sync`: how to push the outbox, when the settings name targets.
-    public static func run(core: DaemonCore, directories: [String], zone: Zone, logger: Logger, sync: SyncDrain? = nil) async throws {
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
-        let watch = FileWatch(logger: logger)
-        for directory in directories { watch.watch(directory) }
-        await core.watching(watch, ruleDirectories: directories)
-        try await core.start()
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: ScheduleService(core: core)),
-            .init(service: EventLineService(core: core, logger: logger, zone: zone), successTerminationBehavior: .ignore),
-            .init(service: ReloadService(core: core, hangups: hangups, changes: watch.changes),
-                  successTerminationBehavior: .ignore),
-        ]
-        if let sync { services.append(.init(service: SyncDrainService(drain: sync, logger: logger))) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services,
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
-        try await group.run()
-        await core.savePlaces()
-        core.systemd.stopping()
-        logger.info("stopped")
     }
 }

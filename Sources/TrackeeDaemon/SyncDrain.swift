@@ -27,6 +27,8 @@ public struct SyncDrain: Sendable {
 /// ends. A refused token pauses draining for an hour; the log says why.
 struct SyncDrainService: Service {
     let drain: SyncDrain
+    /// The outbox's due times are wall times; the looks sleep on `sleep`.
+    let clocks: Clocks
     let logger: Logger
     /// How often the store is asked whether a push is due.
     static let look: Int64 = 5_000_000_000
@@ -35,7 +37,7 @@ struct SyncDrainService: Service {
     func run() async throws {
         var pausedUntil: Int64 = 0
         while !Task.isCancelled {
-            let now = SystemClock.now().seconds
+            let now = clocks.wall.now.seconds
             let due: Instant?
             do { due = try drain.store.nextPushDue() } catch {
                 logger.error("sync: cannot read the outbox: \(error)")
@@ -50,7 +52,7 @@ struct SyncDrainService: Service {
                 continue
             }
             let stopping = await cancelWhenGracefulShutdown {
-                try? await Task.sleep(nanoseconds: UInt64(Self.look))
+                try? await clocks.sleep(nanoseconds: Self.look)
                 return Task.isCancelled
             }
             if stopping { return }

@@ -38,7 +38,6 @@ extension Trackee {
                 let directories = RuleFiles.watchedDirectories(explicit: rules.paths, environment: environment)
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
-                let zone = session.zone
                 var sync: SyncDrain?
                 if !session.settings.sync.isEmpty {
                     do {
@@ -51,7 +50,8 @@ extension Trackee {
                 let drain = sync
                 Task {
                     do {
-                        try await Daemon.run(core: core, directories: directories, zone: zone, logger: logger, sync: drain)
+                        let services = await Daemon.standardServices(core: core, watching: directories, sync: drain, logger: logger)
+                        try await Daemon.run(core: core, services: services, logger: logger)
                     } catch {
                         outcome.failure = "\(error)"
                     }

@@ -9,17 +9,6 @@ import TrackeeStore
 /// The daemon's passes on a manual clock: what a resume from suspend, a
 /// clock set forward or back, and a restart do to schedule firings.
 @Suite struct DaemonCoreTests {
-    /// A wall clock the test moves.
-    final class ManualClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Instant
-        init(_ start: Instant) { value = start }
-        var now: Instant {
-            get { lock.withLock { value } }
-            set { lock.withLock { value = newValue } }
-        }
-    }
-
     struct Setup {
         let directory: String
         let store: Store
@@ -52,7 +41,7 @@ import TrackeeStore
         let runner = Runner(store: store, zone: zone, environment: [:], logger: logger, waitForPrograms: true,
                             newProjects: .create)
         let core = DaemonCore(runner: runner, ruleFiles: [rules], systemd: SystemdNotifier(environment: [:]),
-                              clock: { clock.now })
+                              clocks: clock.clocks)
         try await core.start()
         return Setup(directory: dir, store: store, clock: clock, core: core)
     }

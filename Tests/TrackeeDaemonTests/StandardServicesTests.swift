@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+import Testing
+import TrackeeCore
+import TrackeeStore
+@testable import TrackeeDaemon
+
+/// The builder `trackee run` takes its services from.
+@Suite struct StandardServicesTests {
+    @Test func theStandardSetIsSchedulesEventLinesReloadsAndTheDrainOnlyWhenGiven() async throws {
+        let directory = FileManager.default.temporaryDirectory.path + "/trackee-services-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try Store(path: directory + "/store.sqlite3")
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let runner = Runner(store: store, zone: .utc, environment: [:], logger: logger, waitForPrograms: true,
+                            newProjects: .create)
+        let core = DaemonCore(runner: runner, ruleFiles: [], systemd: SystemdNotifier(environment: [:]),
+                              clocks: ManualClock(Instant(seconds: 1_795_417_200)).clocks)
+        func names(_ sync: SyncDrain?) async -> [String] {
+            await Daemon.standardServices(core: core, watching: [directory], eventLines: nil, sync: sync, logger: logger)
+                .map { "\(type(of: $0.service))" }
+        }
+        #expect(await names(nil) == ["ScheduleService", "EventLineService", "ReloadService"])
+        #expect(await names(SyncDrain(argv: ["trackee-sync", "drain"], environment: [:], store: store))
+            == ["ScheduleService", "EventLineService", "ReloadService", "SyncDrainService"])
+    }
+}
