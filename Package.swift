@@ -82,14 +82,14 @@ let package = Package(
             dependencies: [
                 "TrackeeCore", "TrackeeStore", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "TrackeeAutomationTests",
             dependencies: [
                 "TrackeeCore", "TrackeeAutomation",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeStore
 @testable import TrackeeDaemon

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycleTestKit
 import Testing
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeStore
 @testable import TrackeeDaemon
