@@ -144,7 +144,7 @@ import TrackeeCore
         let t = try TemporaryStore()
         _ = try t.store.apply(start("Docs", at: nine, key: "k"), now: nine)
         _ = try t.store.apply(start("Docs", at: nine, key: "k"), now: nine)
-        _ = try t.store.apply(Intent(.stop, at: at(minutes: 1), source: "rule:r1"), now: at(minutes: 1))
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 1), source: .rule("r1")), now: at(minutes: 1))
         let rows = try t.store.read { db in
             try Row.fetchAll(db, sql: "SELECT action, outcome, key, replay_of, source FROM intent_log ORDER BY id")
         }
