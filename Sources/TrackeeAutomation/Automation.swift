@@ -89,8 +89,8 @@ public struct Automation: Sendable {
                 if found.filter({ if case .calendar = $0.event.kind { true } else { false } }).count >= count { break }
             }
         }
-        var seen: Set<String> = []
-        return Self.ordered(found).filter { seen.insert("\($0.event.rule ?? "")@\($0.event.occurrence)").inserted }
+        var seen: Set<FiringKey> = []
+        return Self.ordered(found).filter { seen.insert($0.event.firingKey(rule: $0.event.rule ?? "")).inserted }
             .prefix(count).map(\.event)
     }
 

@@ -30,7 +30,7 @@ struct CalendarEdgeSource: TimedSource {
     /// gets it once; at different offsets, once for each.
     func occurrences(after: Instant, through: Instant, zone: Zone) -> [TimedOccurrence] {
         var result: [TimedOccurrence] = []
-        var seen: Set<String> = []
+        var seen: Set<FiringKey> = []
         var expanded: [String: [CalendarOccurrence]] = [:]
         for t in triggers {
             guard let calendar = calendars[t.trigger.calendar] else { continue }
@@ -47,7 +47,7 @@ struct CalendarEdgeSource: TimedSource {
                 guard time > after && time <= through else { continue }
                 let event = TriggerEvent(
                     .calendar(rule: t.rule, edge: t.trigger.edge, offset: t.trigger.offset, occurrence: o), time: time)
-                if seen.insert("\(t.rule)@\(event.occurrence)").inserted {
+                if seen.insert(event.firingKey(rule: t.rule)).inserted {
                     result.append(TimedOccurrence(ruleIndex: t.ruleIndex, event: event))
                 }
             }

@@ -21,7 +21,8 @@ extension Runner {
     /// firing the focus rules the change triggers. A line with its own time
     /// passes a `key`, so a replay changes nothing.
     public func focus(
-        _ mode: String, _ state: FocusState, automation: Automation, at: Instant, source: String, key: String? = nil
+        _ mode: String, _ state: FocusState, automation: Automation, at: Instant, source: ChangeSource,
+        key: FocusLineKey? = nil
     ) throws -> FocusOutcome {
         var target: String? = mode
         if state == .off {
@@ -37,7 +38,7 @@ extension Runner {
     /// (nil), and fires the focus rules the change triggers. A repeat of the
     /// mode already on changes and fires nothing.
     public func setFocus(
-        _ mode: String?, automation: Automation, at: Instant, source: String, key: String? = nil
+        _ mode: String?, automation: Automation, at: Instant, source: ChangeSource, key: FocusLineKey? = nil
     ) throws -> (FocusChange?, [Report]) {
         guard let change = try store.setFocus(mode, at: at, source: source, key: key) else { return (nil, []) }
         var reports: [Report] = []

@@ -87,8 +87,8 @@ public struct Runner: Sendable {
         let results: [IntentResult]
         do {
             guard let outcome = try store.fire(
-                key: firing.key, formerKey: firing.formerKey, rule: firing.rule, occurred: firing.time, description: firing.description,
-                intents: intents, now: now, newProjects: newProjects)
+                key: firing.key, formerKey: firing.formerKey, occurred: firing.time, trigger: firing.trigger,
+                description: firing.description, intents: intents, now: now, newProjects: newProjects)
             else {
                 log.debug("already fired: \(firing.description)")
                 return Report(firing: firing, status: .alreadyFired)

@@ -18,13 +18,13 @@ public struct Intent: Sendable, Equatable {
     /// When the intent takes effect: the start or stop time it writes. For
     /// a rule this is the trigger occurrence's own instant, not "now".
     public var at: Instant
-    /// Who asked: `cli` or `rule:<id>`.
-    public var source: String
+    /// Who asked: a command, a rule, an event line, …
+    public var source: ChangeSource
     /// An idempotency key. A second intent with a key already in the firing
     /// ledger changes nothing and reports the first one's outcome.
     public var key: String?
 
-    public init(_ action: Action, at: Instant, source: String = "cli", key: String? = nil) {
+    public init(_ action: Action, at: Instant, source: ChangeSource = .cli, key: String? = nil) {
         self.action = action
         self.at = at
         self.source = source

@@ -268,9 +268,9 @@ public actor DaemonCore {
         case .focus(let mode, let state, let time):
             let at = time ?? clock()
             // A line with its own time is keyed by it, so a replay is a no-op.
-            let key = time.map { "stdin:\($0.seconds):\(state.rawValue):\(mode.lowercased())" }
+            let key = time.map { FocusLineKey(time: $0, state: state, mode: mode) }
             do {
-                switch try runner.focus(mode, state, automation: automation, at: at, source: "stdin", key: key) {
+                switch try runner.focus(mode, state, automation: automation, at: at, source: .stdin, key: key) {
                 case .changed(let change, _):
                     focusSeen = max(focusSeen, change.sequence)
                 case .unchanged:

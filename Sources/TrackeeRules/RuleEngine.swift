@@ -123,14 +123,15 @@ private struct CompiledRule: Sendable {
     }
 
     func fire(on event: TriggerEvent, zone: Zone) -> Firing {
-        let key = "\(rule.id)@\(event.occurrence)"
+        let key = event.firingKey(rule: rule.id)
         let values = event.templateValues(rule: rule.id, zone: zone)
         let label = rule.name.map { "rule \"\(rule.id)\" (\($0))" } ?? "rule \"\(rule.id)\""
+        let trigger = event.summary
         return Firing(
-            rule: rule.id, key: key, formerKey: event.formerOccurrence.map { "\(rule.id)@\($0)" }, time: event.time,
-            description: "\(label): \(event.summary) at \(values["time"]!)",
+            key: key, formerKey: event.formerFiringKey(rule: rule.id), time: event.time, trigger: trigger,
+            description: "\(label): \(trigger) at \(values["time"]!)",
             actions: rule.actions.enumerated().map { index, action in
-                resolve(action, values: values, intentKey: "\(key)#\(index)", at: event.time)
+                resolve(action, values: values, intentKey: key.intentKey(index), at: event.time)
             })
     }
 
@@ -138,7 +139,7 @@ private struct CompiledRule: Sendable {
         -> Firing.Action
     {
         func intent(_ action: Intent.Action) -> Firing.Action {
-            .intent(Intent(action, at: time, source: "rule:\(rule.id)", key: intentKey))
+            .intent(Intent(action, at: time, source: .rule(rule.id), key: intentKey))
         }
         switch action {
         case .start(let timer): return intent(.start(timer.render(values)))

@@ -21,8 +21,12 @@ extension Store {
         try write { db in try apply(db, intent, now: now, newProjects: newProjects) }
     }
 
-    /// ``apply(_:now:newProjects:)`` inside a transaction the caller owns.
-    func apply(_ db: Database, _ intent: Intent, now: Instant, newProjects: NewProjects) throws -> IntentResult {
+    /// ``apply(_:now:newProjects:)`` inside a transaction the caller owns;
+    /// `firing` is the rule firing the intent belongs to, which its intent
+    /// log row names so history finds the trigger.
+    func apply(
+        _ db: Database, _ intent: Intent, now: Instant, newProjects: NewProjects, firing: FiringKey? = nil
+    ) throws -> IntentResult {
         if case .start(let p) = intent.action, let bad = Tags.invalid(p.tags) {
             throw StoreError.invalidTag(bad)
         }
@@ -37,12 +41,12 @@ extension Store {
         }
         if let key = intent.key,
            let firstID = try Int64.fetchOne(db, sql: "SELECT intent_id FROM firing WHERE key = ?", arguments: [key]) {
-            return try replay(db, intent: intent, firstID: firstID, now: now)
+            return try replay(db, intent: intent, firstID: firstID, now: now, firing: firing)
         }
         let running = try runningRecord(db)
         var step = JournalStep(label(intent, running: running), at: now)
         var result: IntentResult
-        if let running, intent.source.hasPrefix("rule:"), intent.at.seconds < running.start, intent.action != .cancel {
+        if let running, case .rule = intent.source, intent.at.seconds < running.start, intent.action != .cancel {
             // A rule's occurrence older than the running timer (a 19:00
             // stop caught up at 22:00 while a timer started by hand at
             // 20:00 runs) is overtaken by that newer start and changes
@@ -68,7 +72,7 @@ extension Store {
         }
         result.logID = try log(
             db, intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
-            replayOf: nil, now: now)
+            replayOf: nil, firing: firing, now: now)
         if let key = intent.key {
             try db.execute(
                 sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)",
@@ -80,7 +84,7 @@ extension Store {
     /// The journal's name for an intent's step: the rule that fired it, or
     /// what was typed (`start Docs`, `stop #12`, `cancel #12`).
     private func label(_ intent: Intent, running: EntryRecord?) -> String {
-        if intent.source.hasPrefix("rule:") { return "rule " + intent.source.dropFirst(5) }
+        if case .rule(let id) = intent.source { return "rule " + id }
         switch intent.action {
         case .start(let p):
             let words = [p.project, p.description.isEmpty ? nil : "\"\(p.description)\""].compactMap { $0 }
@@ -93,17 +97,17 @@ extension Store {
     /// Appends a row to the intent log and returns its id.
     private func log(
         _ db: Database, _ intent: Intent, outcome: Outcome, entryID: Int64?, previousEntryID: Int64?, replayOf: Int64?,
-        now: Instant
+        firing: FiringKey?, now: Instant
     ) throws -> Int64 {
         try db.execute(
             sql: """
                 INSERT INTO intent_log
-                    (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, replay_of)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, replay_of, firing)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 now.seconds, intent.at.seconds, intent.source, intent.verb, intent.loggedParameters, outcome.rawValue,
-                entryID, previousEntryID, intent.key, replayOf,
+                entryID, previousEntryID, intent.key, replayOf, firing?.text,
             ])
         return db.lastInsertedRowID
     }
@@ -143,13 +147,13 @@ extension Store {
                 VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
                 """,
             arguments: [
-                resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source, now.seconds,
+                resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source.storedText, now.seconds,
                 now.seconds,
             ])
         let id = db.lastInsertedRowID
         let started = EntryRecord(
             id: id, projectID: resolved.projectID, description: parameters.description, tags: tags,
-            start: intent.at.seconds, end: nil, source: intent.source, created: now.seconds, updated: now.seconds)
+            start: intent.at.seconds, end: nil, source: intent.source.storedText, created: now.seconds, updated: now.seconds)
         try step.record(db, .entry, id: id, before: nil, after: started.image)
         return IntentResult(
             outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
@@ -180,7 +184,9 @@ extension Store {
 
     /// A key seen before: log the replay, change nothing, and report what
     /// the first application did.
-    private func replay(_ db: Database, intent: Intent, firstID: Int64, now: Instant) throws -> IntentResult {
+    private func replay(
+        _ db: Database, intent: Intent, firstID: Int64, now: Instant, firing: FiringKey?
+    ) throws -> IntentResult {
         guard let first = try Row.fetchOne(
             db, sql: "SELECT outcome, entry_id, previous_entry_id FROM intent_log WHERE id = ?", arguments: [firstID])
         else {
@@ -191,7 +197,7 @@ extension Store {
         let previousEntryID: Int64? = first[2]
         let logID = try log(
             db, intent, outcome: outcome, entryID: entryID, previousEntryID: previousEntryID, replayOf: firstID,
-            now: now)
+            firing: firing, now: now)
         return IntentResult(
             outcome: outcome, entry: try entryID.flatMap { try entryIfPresent(db, id: $0) },
             previous: try previousEntryID.flatMap { try entryIfPresent(db, id: $0) }, replayed: true, logID: logID)

@@ -52,17 +52,21 @@ extension Store {
     /// when that mode was already on (a repeat changes nothing and fires
     /// nothing) or when `key` was recorded before (a replayed event line).
     /// Mode names compare without regard to case.
-    public func setFocus(_ mode: String?, at: Instant, source: String, key: String? = nil) throws -> FocusChange? {
+    public func setFocus(
+        _ mode: String?, at: Instant, source: ChangeSource, key: FocusLineKey? = nil
+    ) throws -> FocusChange? {
         let mode = try mode.map { try validName($0, kind: "focus mode") }
         return try write { db in
-            if let key, try Bool.fetchOne(db, sql: "SELECT 1 FROM focus_change WHERE key = ?", arguments: [key]) == true {
+            if let key,
+               try Bool.fetchOne(db, sql: "SELECT 1 FROM focus_change WHERE key = ?", arguments: [key.text]) == true
+            {
                 return nil
             }
             let previous = try String.fetchOne(db, sql: "SELECT mode FROM focus_change ORDER BY seq DESC LIMIT 1")
             if previous?.lowercased() == mode?.lowercased() { return nil }
             try db.execute(
                 sql: "INSERT INTO focus_change (mode, previous, at, source, key) VALUES (?, ?, ?, ?, ?)",
-                arguments: [mode, previous, at.seconds, source, key])
+                arguments: [mode, previous, at.seconds, source, key?.text])
             return FocusChange(sequence: db.lastInsertedRowID, previous: previous, mode: mode, at: at)
         }
     }
@@ -85,29 +89,33 @@ extension Store {
     /// running beside `run` all meet the same UNIQUE key. `formerKey` is
     /// the key an older release gave the same firing: a row recorded under
     /// it before the upgrade (`any_offset`) counts as this firing too.
+    /// `trigger` is what fired it in a few words (`focus deep on`), which
+    /// history shows beside each of its intents.
     ///
     /// A start naming a project that does not exist, under `newProjects:
     /// .refuse`, applies none of the firing's intents but still records
     /// the firing: the same occurrence is not retried at every pass, and
     /// the next one fires once the project exists.
     public func fire(
-        key: String, formerKey: String? = nil, rule: String, occurred: Instant, description: String, intents: [Intent],
-        now: Instant, newProjects: NewProjects = .create
+        key: FiringKey, formerKey: FiringKey? = nil, occurred: Instant, trigger: String, description: String,
+        intents: [Intent], now: Instant, newProjects: NewProjects = .create
     ) throws -> FiringOutcome? {
         try write { db -> FiringOutcome? in
             let seen = try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
-                arguments: [key, formerKey]) ?? false
+                arguments: [key.text, formerKey?.text]) ?? false
             if seen { return nil }
             try db.execute(
-                sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, ?, ?, ?, ?)",
-                arguments: [key, rule, occurred.seconds, now.seconds, description])
+                sql: """
+                    INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [key.text, key.rule, occurred.seconds, now.seconds, description, trigger])
             var results: [IntentResult] = []
             do {
                 // A savepoint, so a refusal after an earlier intent (a stop
                 // then a start) leaves neither applied.
                 try db.inSavepoint {
-                    results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects) }
+                    results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects, firing: key) }
                     return .commit
                 }
             } catch let refusal as StoreError {
@@ -119,9 +127,9 @@ extension Store {
     }
 
     /// Whether a firing key is in the ledger.
-    public func hasFired(_ key: String) throws -> Bool {
+    public func hasFired(_ key: FiringKey) throws -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM rule_firing WHERE key = ?", arguments: [key]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM rule_firing WHERE key = ?", arguments: [key.text]) ?? false
         }
     }
 

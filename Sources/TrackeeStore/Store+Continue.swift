@@ -12,8 +12,8 @@ extension Store {
     /// `unchanged` when that timer already runs, `switched` when another
     /// does.
     ///
-    ///     try store.apply(continuing: 12, at: now, source: "cli", key: nil, now: now)
-    public func apply(continuing id: Int64?, at: Instant, source: String, key: String?, now: Instant) throws
+    ///     try store.apply(continuing: 12, at: now, source: .cli, key: nil, now: now)
+    public func apply(continuing id: Int64?, at: Instant, source: ChangeSource, key: String?, now: Instant) throws
         -> IntentResult
     {
         try write { db in

@@ -85,7 +85,7 @@ extension Store {
         var record = EntryRecord(
             projectID: resolved.projectID, description: parameters.description,
             tags: Tags.encode(parameters.tags), start: start.seconds, end: end.seconds,
-            source: "cli", created: now.seconds, updated: now.seconds)
+            source: ChangeSource.cli.storedText, created: now.seconds, updated: now.seconds)
         try record.insert(db)
         try step.record(db, .entry, id: record.id!, before: nil, after: record.image)
         return EntryResult(entry: try entry(db, record), created: resolved.created)

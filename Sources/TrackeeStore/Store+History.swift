@@ -8,8 +8,8 @@ public struct IntentRecord: Sendable, Equatable {
     public var applied: Instant
     /// The time it took effect (`--at`, or a rule's occurrence).
     public var at: Instant
-    /// `cli`, `rule:<id>`, …
-    public var source: String
+    /// Who asked.
+    public var source: ChangeSource
     /// `start`, `stop` or `cancel`.
     public var action: String
     /// The intent's parameters as the log keeps them (JSON text).
@@ -22,20 +22,20 @@ public struct IntentRecord: Sendable, Equatable {
     public var key: String?
     /// Set when the key had been applied before: the first call's row.
     public var replayOf: Int64?
-    /// For a rule's intent, the firing's line (`rule "x": focus deep on at …`).
-    public var firing: String?
+    /// For a rule's intent, what fired the rule (`focus deep on`).
+    public var trigger: String?
 }
 
 extension Store {
     /// The intent log, newest first: at most `limit` rows, older than
-    /// `before` (an id) when given, from `source` when given (`rule`
-    /// matches every `rule:…`).
-    public func intentHistory(limit: Int, before: Int64? = nil, source: String? = nil) throws -> [IntentRecord] {
+    /// `before` (an id) when given, from the sources `source` asks for when
+    /// given.
+    public func intentHistory(limit: Int, before: Int64? = nil, source: SourceFilter? = nil) throws -> [IntentRecord] {
         try read { db in
             var sql = """
                 SELECT i.id, i.applied, i.at, i.source, i.action, i.parameters, i.outcome, i.entry_id,
-                       i.previous_entry_id, i.key, i.replay_of
-                FROM intent_log i
+                       i.previous_entry_id, i.key, i.replay_of, f.trigger
+                FROM intent_log i LEFT JOIN rule_firing f ON f.key = i.firing
                 WHERE 1
                 """
             var arguments: StatementArguments = []
@@ -44,26 +44,24 @@ extension Store {
                 arguments += [before]
             }
             if let source {
-                sql += " AND (i.source = ? OR i.source LIKE ? ESCAPE '\\')"
-                let escaped = source.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                    .replacingOccurrences(of: "_", with: "\\_")
-                arguments += [source, escaped + ":%"]
+                let condition = source.condition("i.source")
+                sql += " AND " + condition.sql
+                arguments += condition.arguments
             }
             sql += " ORDER BY i.id DESC LIMIT ?"
             arguments += [limit]
-            var records = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                IntentRecord(
-                    id: row[0], applied: Instant(seconds: row[1]), at: Instant(seconds: row[2]), source: row[3], action: row[4],
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                let id: Int64 = row[0]
+                let text: String = row[3]
+                guard let source = ChangeSource(storedText: text) else {
+                    throw StoreError.database(
+                        path: path, message: "intent log row \(id) has source \"\(text)\", which no release of trackee writes")
+                }
+                return IntentRecord(
+                    id: id, applied: Instant(seconds: row[1]), at: Instant(seconds: row[2]), source: source, action: row[4],
                     parameters: row[5], outcome: row[6], entryID: row[7], previousEntryID: row[8], key: row[9],
-                    replayOf: row[10], firing: nil)
+                    replayOf: row[10], trigger: row[11])
             }
-            // A rule's intent is keyed `<firing key>#<action index>`.
-            for index in records.indices where records[index].source.hasPrefix("rule:") {
-                guard let key = records[index].key, let hash = key.lastIndex(of: "#") else { continue }
-                records[index].firing = try String.fetchOne(
-                    db, sql: "SELECT description FROM rule_firing WHERE key = ?", arguments: [String(key[..<hash])])
-            }
-            return records
         }
     }
 }

@@ -28,7 +28,7 @@ extension Trackee {
                 let at = try self.at.map { try session.time($0, option: "--at") } ?? session.now
                 let store = try session.openStore()
                 let id = try entry.map { try EntryArgument.resolve($0, store: store) }
-                let result = try store.apply(continuing: id, at: at, source: "cli", key: idempotency.key, now: session.now)
+                let result = try store.apply(continuing: id, at: at, source: .cli, key: idempotency.key, now: session.now)
                 IntentReport.report(result, key: idempotency.key, at: at, session: session)
             }
         }

@@ -68,7 +68,7 @@ extension Trackee {
             let automation = try session.strictRules(rules, calendars: false)
             let store = try session.openStore()
             let (change, reports) = try session.runner(store).setFocus(
-                mode, automation: automation, at: session.now, source: "cli")
+                mode, automation: automation, at: session.now, source: .cli)
             if session.out.json {
                 let focus = try store.focus()
                 session.out.emit(View(mode: focus.mode, sequence: focus.sequence,

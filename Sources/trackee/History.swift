@@ -41,7 +41,13 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let store = try session.openStore()
-                var records = try store.intentHistory(limit: limit + 1, before: before, source: source)
+                let filter = source.flatMap(SourceFilter.init)
+                var records: [IntentRecord] = []
+                // Text no source has matches nothing, as a source without
+                // intents does.
+                if source == nil || filter != nil {
+                    records = try store.intentHistory(limit: limit + 1, before: before, source: filter)
+                }
                 let hasMore = records.count > limit
                 if hasMore { records.removeLast() }
                 let next = hasMore ? records.last?.id : nil
@@ -118,7 +124,7 @@ struct IntentView: Encodable {
         at = r.at.seconds
         time = session.zone.iso8601(r.at)
         applied = session.zone.iso8601(r.applied)
-        source = r.source
+        source = r.source.storedText
         action = r.action
         outcome = r.outcome
         replayed = r.replayOf != nil
@@ -126,19 +132,11 @@ struct IntentView: Encodable {
         key = r.key
         entry = r.entryID
         previous_entry = r.previousEntryID
-        rule = r.source.hasPrefix("rule:") ? String(r.source.dropFirst(5)) : nil
-        trigger = r.firing.map(Self.trigger)
+        rule = r.source.rule
+        trigger = r.trigger
         if r.action == "start", let object = try? JSONSerialization.jsonObject(with: Data(r.parameters.utf8)) as? [String: Any] {
             parameters = Parameters(project: object["project"] as? String, client: object["client"] as? String,
                                     description: object["description"] as? String ?? "", tags: object["tags"] as? [String] ?? [])
         }
-    }
-
-    /// `rule "x" (Name): focus deep on at 2026-…` → `focus deep on`.
-    static func trigger(_ firing: String) -> String {
-        var text = Substring(firing)
-        if let colon = text.range(of: ": ") { text = text[colon.upperBound...] }
-        if let at = text.range(of: " at ", options: .backwards) { text = text[..<at.lowerBound] }
-        return String(text)
     }
 }

@@ -64,7 +64,7 @@ extension Trackee {
                         reports = try runner.handle(event, automation: automation, now: event.time)
                     case .focus(let mode, let state, let at):
                         guard case .changed(_, let fired) = try runner.focus(
-                            mode, state, automation: automation, at: at, source: "simulate")
+                            mode, state, automation: automation, at: at, source: .simulate)
                         else { continue }
                         reports = fired
                     case .places(let trackers, _):

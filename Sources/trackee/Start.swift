@@ -30,7 +30,7 @@ extension Trackee {
                 let p = try timer.parameters(for: "a timer")
                 let intent = Intent(
                     .start(TimerParameters(project: p.project, client: p.client, description: p.description, tags: p.tags)),
-                    at: at, source: "cli", key: idempotency.key)
+                    at: at, source: .cli, key: idempotency.key)
                 try IntentReport.apply(intent, session: session, newProject: timer.newProject)
             }
         }
@@ -51,7 +51,7 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let at = try self.at.map { try session.time($0, option: "--at") } ?? session.now
-                try IntentReport.apply(Intent(.stop, at: at, source: "cli", key: idempotency.key), session: session)
+                try IntentReport.apply(Intent(.stop, at: at, source: .cli, key: idempotency.key), session: session)
             }
         }
     }
@@ -67,7 +67,7 @@ extension Trackee {
 
         func run() throws {
             try Session.run(common) { session in
-                try IntentReport.apply(Intent(.cancel, at: session.now, source: "cli", key: idempotency.key), session: session)
+                try IntentReport.apply(Intent(.cancel, at: session.now, source: .cli, key: idempotency.key), session: session)
             }
         }
     }

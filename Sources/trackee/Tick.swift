@@ -95,7 +95,7 @@ struct FiringView: Encodable {
 
     init(_ report: Runner.Report, session: Session) {
         rule = report.firing.rule
-        key = report.firing.key
+        key = report.firing.key.text
         time = session.zone.iso8601(report.firing.time)
         switch report.status {
         case .fired(let results):

@@ -50,11 +50,12 @@ struct RuleEngineTests {
         let time = Instant(seconds: 1_795_420_800)  // Monday 2026-11-23 09:00 in Prague
         let event = TriggerEvent(.schedule(rule: "office-hours", expression: "Mon..Fri 09:00"), time: time)
         let firings = engine.evaluate(event, snapshot: Snapshot(zone: prague))
-        let key = "office-hours@at:1795420800"
+        let key = FiringKey(rule: "office-hours", occurrence: "at:1795420800")
+        #expect(key.text == "office-hours@at:1795420800")
         #expect(
             firings == [
                 Firing(
-                    rule: "office-hours", key: key, time: time,
+                    key: key, time: time, trigger: "schedule Mon..Fri 09:00",
                     description:
                         "rule \"office-hours\" (Office hours): schedule Mon..Fri 09:00 at 2026-11-23T09:00:00+01:00",
                     actions: [
@@ -64,9 +65,9 @@ struct RuleEngineTests {
                                     TimerParameters(
                                         project: "Office", client: "ACME", description: "from Mon..Fri 09:00",
                                         tags: ["auto", "schedule"])),
-                                at: time, source: "rule:office-hours", key: key + "#0")),
+                                at: time, source: .rule("office-hours"), key: "office-hours@at:1795420800#0")),
                         .notify(title: "office-hours", body: "at 2026-11-23T09:00:00+01:00"),
-                        .intent(Intent(.stop, at: time, source: "rule:office-hours", key: key + "#2")),
+                        .intent(Intent(.stop, at: time, source: .rule("office-hours"), key: "office-hours@at:1795420800#2")),
                         .run(
                             argv: ["logger", "2026-11-23T09:00:00+01:00"],
                             environment: [
@@ -192,7 +193,7 @@ struct RuleEngineTests {
         #expect(fired(engine, focusEvent("deep", .on, at: time), snapshot) == ["on", "twice"])
         #expect(fired(engine, focusEvent("DEEP", .off, at: time), snapshot) == ["off"])
         #expect(fired(engine, focusEvent("deeper", .on, at: time), snapshot) == [])
-        let keys = engine.evaluate(focusEvent("deep", sequence: 42, at: time), snapshot: snapshot).map(\.key)
+        let keys = engine.evaluate(focusEvent("deep", sequence: 42, at: time), snapshot: snapshot).map(\.key.text)
         #expect(keys == ["on@focus:42", "twice@focus:42"])
     }
 
@@ -280,12 +281,12 @@ struct RuleEngineTests {
         #expect(
             first == [
                 Firing(
-                    rule: "focus-work", key: "focus-work@focus:17", time: past,
+                    key: FiringKey(rule: "focus-work", occurrence: "focus:17"), time: past, trigger: "focus work on",
                     description: "rule \"focus-work\": focus work on at 2020-09-13T12:26:40Z",
                     actions: [
                         .intent(
                             Intent(
-                                .start(TimerParameters(project: "Work")), at: past, source: "rule:focus-work",
+                                .start(TimerParameters(project: "Work")), at: past, source: .rule("focus-work"),
                                 key: "focus-work@focus:17#0"))
                     ])
             ])

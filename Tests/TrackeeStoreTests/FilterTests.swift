@@ -149,40 +149,40 @@ import TrackeeCore
 
     @Test func continueStartsTheLastEntryAgainAndIsUnchangedWhenItRuns() throws {
         let t = try store()
-        let running = try t.store.apply(continuing: nil, at: noon, source: "cli", key: nil, now: noon)
+        let running = try t.store.apply(continuing: nil, at: noon, source: .cli, key: nil, now: noon)
         #expect(running.outcome == .unchanged)
         #expect(running.entry?.id == 5)
-        _ = try t.store.apply(Intent(.stop, at: noon, source: "test"), now: noon)
-        let again = try t.store.apply(continuing: nil, at: noon + 60, source: "cli", key: nil, now: noon + 60)
+        _ = try t.store.apply(Intent(.stop, at: noon, source: .cli), now: noon)
+        let again = try t.store.apply(continuing: nil, at: noon + 60, source: .cli, key: nil, now: noon + 60)
         #expect(again.outcome == .started)
         #expect(again.entry?.parameters == TimerParameters(project: "Docs", client: "Acme"))
         #expect(again.entry?.id == 6)
-        let switched = try t.store.apply(continuing: 2, at: noon + 120, source: "cli", key: nil, now: noon + 120)
+        let switched = try t.store.apply(continuing: 2, at: noon + 120, source: .cli, key: nil, now: noon + 120)
         #expect(switched.outcome == .switched)
         #expect(switched.previous?.id == 6)
         #expect(switched.entry?.parameters == TimerParameters(project: "Web", client: "Acme", tags: ["review", "writing"]))
-        #expect(try t.store.apply(continuing: 2, at: noon + 180, source: "cli", key: nil, now: noon + 180).outcome == .unchanged)
+        #expect(try t.store.apply(continuing: 2, at: noon + 180, source: .cli, key: nil, now: noon + 180).outcome == .unchanged)
         #expect(throws: StoreError.unknownEntry(99)) {
-            try t.store.apply(continuing: 99, at: noon, source: "cli", key: nil, now: noon + 180)
+            try t.store.apply(continuing: 99, at: noon, source: .cli, key: nil, now: noon + 180)
         }
     }
 
     @Test func continueWithNoEntryIsRefused() throws {
         let t = try TemporaryStore()
         #expect(throws: StoreError.nothingToContinue) {
-            try t.store.apply(continuing: nil, at: nine, source: "cli", key: nil, now: nine)
+            try t.store.apply(continuing: nil, at: nine, source: .cli, key: nil, now: nine)
         }
         #expect(try t.store.entryCount() == 0)
     }
 
     @Test func aBareStartKeepsTheRunningTimerAndStartsOneWithoutAProjectOtherwise() throws {
         let t = try store()
-        let kept = try t.store.apply(Intent(.start(TimerParameters()), at: noon, source: "cli"), now: noon)
+        let kept = try t.store.apply(Intent(.start(TimerParameters()), at: noon, source: .cli), now: noon)
         #expect(kept.outcome == .unchanged)
         #expect(kept.entry?.id == 5)
         #expect(try t.store.entryCount() == 5)
-        _ = try t.store.apply(Intent(.stop, at: noon, source: "cli"), now: noon)
-        let started = try t.store.apply(Intent(.start(TimerParameters()), at: noon + 60, source: "cli"), now: noon + 60)
+        _ = try t.store.apply(Intent(.stop, at: noon, source: .cli), now: noon)
+        let started = try t.store.apply(Intent(.start(TimerParameters()), at: noon + 60, source: .cli), now: noon + 60)
         #expect(started.outcome == .started)
         #expect(started.entry?.parameters == TimerParameters())
     }

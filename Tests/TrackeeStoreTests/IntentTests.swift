@@ -11,7 +11,7 @@ import TrackeeCore
         #expect(r.created == ["client \"Acme\"", "project \"Docs\""])
         let e = try #require(try t.store.running())
         #expect(e == Entry(id: 1, project: "Docs", client: "Acme", description: "guide", tags: ["a", "b"],
-                           start: nine, end: nil, source: "test"))
+                           start: nine, end: nil, source: "cli"))
     }
 
     @Test func startWithSameParametersIsUnchangedAndKeepsTheStart() throws {
@@ -144,13 +144,13 @@ import TrackeeCore
         let t = try TemporaryStore()
         _ = try t.store.apply(start("Docs", at: nine, key: "k"), now: nine)
         _ = try t.store.apply(start("Docs", at: nine, key: "k"), now: nine)
-        _ = try t.store.apply(Intent(.stop, at: at(minutes: 1), source: "rule:r1"), now: at(minutes: 1))
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 1), source: .rule("r1")), now: at(minutes: 1))
         let rows = try t.store.read { db in
             try Row.fetchAll(db, sql: "SELECT action, outcome, key, replay_of, source FROM intent_log ORDER BY id")
         }
         #expect(rows.map { $0["outcome"] as String } == ["started", "started", "stopped"])
         #expect(rows.map { $0["replay_of"] as Int64? } == [nil, 1, nil])
-        #expect(rows.map { $0["source"] as String } == ["test", "test", "rule:r1"])
+        #expect(rows.map { $0["source"] as String } == ["cli", "cli", "rule:r1"])
         let firings = try t.store.read { db in try String.fetchAll(db, sql: "SELECT key FROM firing") }
         #expect(firings == ["k"])
         // The ledger's key is UNIQUE in the schema itself.

@@ -69,12 +69,12 @@ import TrackeeCore
         let t = try TemporaryStore()
         try t.store.registerSyncTargets([work()])
         _ = try t.store.apply(start("Docs", at: nine), now: nine)
-        _ = try t.store.apply(Intent(.stop, at: at(minutes: 30), source: "test"), now: at(minutes: 30))
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 30), source: .cli), now: at(minutes: 30))
         #expect(try queue(t) == ["work 1 put queued"])
         // Never sent, and running again: nothing to tell the service.
         _ = try t.store.undo(now: at(minutes: 31))
         #expect(try queue(t) == [])
-        _ = try t.store.apply(Intent(.stop, at: at(minutes: 40), source: "test"), now: at(minutes: 40))
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 40), source: .cli), now: at(minutes: 40))
         try t.store.write { db in
             try db.execute(sql: "INSERT INTO remote_entry (target, entry_id, remote_id, create_sent) VALUES ('work', 1, 'r1', 1)")
         }

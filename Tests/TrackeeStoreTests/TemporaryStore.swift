@@ -50,5 +50,5 @@ func at(minutes: Int64) -> Instant { nine + minutes * 60 }
 func start(_ project: String?, client: String? = nil, _ description: String = "", tags: [String] = [],
            at: Instant, key: String? = nil) -> Intent {
     Intent(.start(TimerParameters(project: project, client: client, description: description, tags: tags)),
-           at: at, source: "test", key: key)
+           at: at, source: .cli, key: key)
 }

@@ -6,7 +6,7 @@ import TrackeeCore
 /// `Store.undo`: every kind of change reverted through the one journal,
 /// newest first, refused when the row changed outside it.
 @Suite struct UndoTests {
-    private func stop(at time: Instant) -> Intent { Intent(.stop, at: time, source: "test") }
+    private func stop(at time: Instant) -> Intent { Intent(.stop, at: time, source: .cli) }
 
     /// `table id change` for each row an undo put back.
     private func rows(_ u: UndoneStep) -> [String] {
@@ -57,7 +57,7 @@ import TrackeeCore
     @Test func undoingACancelPutsTheRunningEntryBack() throws {
         let t = try TemporaryStore()
         _ = try t.store.apply(start("Docs", "draft", at: nine), now: nine)
-        _ = try t.store.apply(Intent(.cancel, at: at(minutes: 10), source: "test"), now: at(minutes: 10))
+        _ = try t.store.apply(Intent(.cancel, at: at(minutes: 10), source: .cli), now: at(minutes: 10))
         let u = try t.store.undo(now: at(minutes: 11))
         #expect(u.label == "cancel #1")
         #expect(rows(u) == ["entry 1 restored"])
@@ -144,11 +144,11 @@ import TrackeeCore
 
     @Test func anUndoneRuleFiringStaysFired() throws {
         let t = try TemporaryStore()
-        let intent = Intent(.start(TimerParameters(project: "Office")), at: nine, source: "rule:office-arrive",
+        let intent = Intent(.start(TimerParameters(project: "Office")), at: nine, source: .rule("office-arrive"),
                             key: "office-arrive@place:office:1")
         func fire() throws -> Bool {
-            try t.store.fire(key: "office-arrive@place:office:1", rule: "office-arrive", occurred: nine,
-                             description: "arrive office", intents: [intent], now: nine) != nil
+            try t.store.fire(key: FiringKey(rule: "office-arrive", occurrence: "place:office:1"), occurred: nine,
+                             trigger: "arrive office", description: "arrive office", intents: [intent], now: nine) != nil
         }
         #expect(try fire())
         #expect(try t.store.undo(now: at(minutes: 1)).label == "rule office-arrive")

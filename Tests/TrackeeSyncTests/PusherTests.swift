@@ -160,19 +160,19 @@ final class MemoryService: TimeService {
     @Test func anUndoneStopIsDeletedThereOrNeverSent() throws {
         // Pushed, then the stop undone: the entry runs again, so the
         // service's copy goes until it stops again.
-        _ = try store.apply(Intent(.start(TimerParameters(description: "call")), at: day, source: "test"), now: day)
-        _ = try store.apply(Intent(.stop, at: day + 600, source: "test"), now: day + 600)
+        _ = try store.apply(Intent(.start(TimerParameters(description: "call")), at: day, source: .cli), now: day)
+        _ = try store.apply(Intent(.stop, at: day + 600, source: .cli), now: day + 600)
         _ = try pusher(at: day + 601).push()
         #expect(service.held == ["\(day.seconds) call"])
         _ = try store.undo(now: day + 602)
         #expect(try pusher(at: day + 603).push().pushed == 1)
         #expect(service.held == [])
-        _ = try store.apply(Intent(.stop, at: day + 900, source: "test"), now: day + 900)
+        _ = try store.apply(Intent(.stop, at: day + 900, source: .cli), now: day + 900)
         _ = try pusher(at: day + 901).push()
         #expect(service.held == ["\(day.seconds) call"])
         // Undone before any push: nothing is sent.
-        _ = try store.apply(Intent(.start(TimerParameters(description: "mail")), at: day + 1000, source: "test"), now: day + 1000)
-        _ = try store.apply(Intent(.stop, at: day + 1200, source: "test"), now: day + 1200)
+        _ = try store.apply(Intent(.start(TimerParameters(description: "mail")), at: day + 1000, source: .cli), now: day + 1000)
+        _ = try store.apply(Intent(.stop, at: day + 1200, source: .cli), now: day + 1200)
         _ = try store.undo(now: day + 1201)
         let calls = service.calls.count
         #expect(try pusher(at: day + 1202).push().pushed == 0)
