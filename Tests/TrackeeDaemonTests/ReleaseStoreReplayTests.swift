@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Testing
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeStore
 @testable import TrackeeDaemon

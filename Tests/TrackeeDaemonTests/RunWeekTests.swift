@@ -73,7 +73,7 @@ import TrackeeStore
 
         init(_ record: IntentRecord) {
             (source, key, at, applied, action, outcome) =
-                (record.source, record.key, record.at, record.applied, record.action, record.outcome)
+                (record.source.storedText, record.key, record.at, record.applied, record.action, record.outcome)
         }
 
         var description: String {
