@@ -8,17 +8,11 @@ public struct FocusChange: Sendable, Equatable {
     public var mode: String?
     public var at: Instant
 
-    /// The trigger events the change makes: the previous mode going off,
-    /// then the new one coming on. Both share the change's sequence number.
-    public var events: [TriggerEvent] {
-        var events: [TriggerEvent] = []
-        if let previous {
-            events.append(TriggerEvent(.focus(mode: previous, state: .off, sequence: sequence), time: at))
-        }
-        if let mode {
-            events.append(TriggerEvent(.focus(mode: mode, state: .on, sequence: sequence), time: at))
-        }
-        return events
+    public init(sequence: Int64, previous: String?, mode: String?, at: Instant) {
+        self.sequence = sequence
+        self.previous = previous
+        self.mode = mode
+        self.at = at
     }
 }
 
