@@ -109,13 +109,20 @@ public struct Runner: Sendable {
         do {
             guard let outcome = try store.fire(
                 key: firing.key, formerKey: firing.formerKey, rule: firing.rule, occurred: firing.time, description: firing.description,
-                intents: intents, now: now, newProjects: newProjects)
+                intents: firing.refusal == nil ? intents : [], now: now, newProjects: newProjects)
             else {
                 log.debug("already fired: \(firing.description)")
                 return Report(firing: firing, status: .alreadyFired)
             }
+            if let refusal = firing.refusal {
+                log.error("\(firing.description): refused: \(refusal)")
+                return Report(firing: firing, status: .refused(refusal))
+            }
             if let refusal = outcome.refused {
-                log.error("\(firing.description): refused: \(refusal); create the project with `trackee projects add` or set create_projects: always")
+                let hint = if case .noSuchProject = refusal {
+                    "; create the project with `trackee projects add` or set create_projects: always"
+                } else { "" }
+                log.error("\(firing.description): refused: \(refusal)\(hint)")
                 return Report(firing: firing, status: .refused("\(refusal)"))
             }
             results = outcome.results

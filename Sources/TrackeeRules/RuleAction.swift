@@ -12,6 +12,9 @@ public enum RuleAction: Sendable, Equatable {
     case start(TimerTemplate)
     /// `stop:`: ensure no timer runs, saving the running one.
     case stop
+    /// `stop: {at: TEMPLATE}`: the same, the entry ending at the time the
+    /// template gives (any TIME FORMAT, such as `{{trigger.start + 8h}}`).
+    case stopAt(Template)
     /// `cancel:`: ensure no timer runs, discarding the running one.
     case cancel
     /// `notify: {title, body}` or `notify: TITLE`: show a desktop notification.

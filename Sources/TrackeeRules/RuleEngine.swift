@@ -111,23 +111,34 @@ private struct CompiledRule: Sendable {
         let key = "\(rule.id)@\(event.occurrence)"
         let values = event.templateValues(rule: rule.id, zone: zone)
         let label = rule.name.map { "rule \"\(rule.id)\" (\($0))" } ?? "rule \"\(rule.id)\""
-        return Firing(
+        var refusal: String?
+        var firing = Firing(
             rule: rule.id, key: key, formerKey: event.formerOccurrence.map { "\(rule.id)@\($0)" }, time: event.time,
             description: "\(label): \(event.summary) at \(values["time"]!)",
             actions: rule.actions.enumerated().map { index, action in
-                resolve(action, values: values, intentKey: "\(key)#\(index)", at: event.time)
+                resolve(action, values: values, intentKey: "\(key)#\(index)", at: event.time, zone: zone, refusal: &refusal)
             })
+        firing.refusal = refusal
+        return firing
     }
 
-    private func resolve(_ action: RuleAction, values: [String: String], intentKey: String, at time: Instant)
-        -> Firing.Action
+    private func resolve(_ action: RuleAction, values: [String: String], intentKey: String, at time: Instant, zone: Zone,
+                         refusal: inout String?) -> Firing.Action
     {
-        func intent(_ action: Intent.Action) -> Firing.Action {
-            .intent(Intent(action, at: time, source: "rule:\(rule.id)", key: intentKey))
+        func intent(_ action: Intent.Action, at: Instant = time) -> Firing.Action {
+            .intent(Intent(action, at: at, source: "rule:\(rule.id)", key: intentKey))
         }
         switch action {
         case .start(let timer): return intent(.start(timer.render(values)))
         case .stop: return intent(.stop)
+        case .stopAt(let template):
+            let text = template.render(values, zone: zone)
+            do {
+                return intent(.stop, at: try TimeExpression.parse(text, now: time, zone: zone))
+            } catch {
+                refusal = "stop at \"\(text)\": not a time (\(template.source))"
+                return intent(.stop)
+            }
         case .cancel: return intent(.cancel)
         case .notify(let title, let body): return .notify(title: title.render(values), body: body?.render(values))
         case .run(let argv): return .run(argv: argv.map { $0.render(values) }, environment: environment(values))

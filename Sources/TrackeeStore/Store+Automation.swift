@@ -81,8 +81,8 @@ extension Store {
     /// it before the upgrade (`any_offset`) counts as this firing too.
     ///
     /// A start naming a project that does not exist, under `newProjects:
-    /// .refuse`, applies none of the firing's intents but still records
-    /// the firing: the same occurrence is not retried at every pass, and
+    /// .refuse`, or a stop at a time before the running entry's start,
+    /// applies none of the firing's intents but still records the firing: the same occurrence is not retried at every pass, and
     /// the next one fires once the project exists.
     public func fire(
         key: String, formerKey: String? = nil, rule: String, occurred: Instant, description: String, intents: [Intent],
@@ -105,8 +105,10 @@ extension Store {
                     return .commit
                 }
             } catch let refusal as StoreError {
-                guard case .noSuchProject = refusal else { throw refusal }
-                return FiringOutcome(results: [], refused: refusal)
+                switch refusal {
+                case .noSuchProject, .endBeforeStart: return FiringOutcome(results: [], refused: refusal)
+                default: throw refusal
+                }
             }
             return FiringOutcome(results: results)
         }
