@@ -41,9 +41,9 @@ public struct TimerTemplate: Sendable, Equatable {
     }
 
     /// The timer parameters with every template filled from `values`.
-    func render(_ values: [String: String]) -> TimerParameters {
+    func render(_ values: [String: String], zone: Zone = .utc) -> TimerParameters {
         TimerParameters(
-            project: project?.render(values), client: client?.render(values),
-            description: description?.render(values) ?? "", tags: tags.map { $0.render(values) })
+            project: project?.render(values, zone: zone), client: client?.render(values, zone: zone),
+            description: description?.render(values, zone: zone) ?? "", tags: tags.map { $0.render(values, zone: zone) })
     }
 }

@@ -129,7 +129,7 @@ private struct CompiledRule: Sendable {
             .intent(Intent(action, at: at, source: "rule:\(rule.id)", key: intentKey))
         }
         switch action {
-        case .start(let timer): return intent(.start(timer.render(values)))
+        case .start(let timer): return intent(.start(timer.render(values, zone: zone)))
         case .stop: return intent(.stop)
         case .stopAt(let template):
             let text = template.render(values, zone: zone)
@@ -140,8 +140,8 @@ private struct CompiledRule: Sendable {
                 return intent(.stop)
             }
         case .cancel: return intent(.cancel)
-        case .notify(let title, let body): return .notify(title: title.render(values), body: body?.render(values))
-        case .run(let argv): return .run(argv: argv.map { $0.render(values) }, environment: environment(values))
+        case .notify(let title, let body): return .notify(title: title.render(values, zone: zone), body: body?.render(values, zone: zone))
+        case .run(let argv): return .run(argv: argv.map { $0.render(values, zone: zone) }, environment: environment(values))
         }
     }
 

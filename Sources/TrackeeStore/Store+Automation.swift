@@ -101,12 +101,22 @@ extension Store {
                 // A savepoint, so a refusal after an earlier intent (a stop
                 // then a start) leaves neither applied.
                 try db.inSavepoint {
-                    results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects) }
+                    results = try intents.map { intent in
+                        // A stop at a time the rule stated (not the
+                        // occurrence's own) before the running entry's
+                        // start is refused, not overtaken: the rule asked
+                        // for that end.
+                        if case .stop = intent.action, intent.at != occurred, let running = try runningRecord(db),
+                           intent.at.seconds < running.start {
+                            throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: intent.at)
+                        }
+                        return try apply(db, intent, now: now, newProjects: newProjects)
+                    }
                     return .commit
                 }
             } catch let refusal as StoreError {
                 switch refusal {
-                case .noSuchProject, .endBeforeStart: return FiringOutcome(results: [], refused: refusal)
+                case .noSuchProject, .endBeforeStart, .stopAfterNow: return FiringOutcome(results: [], refused: refusal)
                 default: throw refusal
                 }
             }
