@@ -82,7 +82,7 @@ struct TriggerKind: Sendable {
     let read: @Sendable (YAMLFields, RuleFileReader) -> (any RuleTrigger)?
 
     /// Every kind there is.
-    static let all: [TriggerKind] = [.schedule, .focus, .calendar, .arrive, .leave]
+    static let all: [TriggerKind] = [.schedule, .focus, .calendar, .arrive, .leave, .timer]
 
     /// Reads one item of `when`, and the kind it turned out to be.
     static func read(_ value: YAMLValue, _ reader: RuleFileReader) -> (trigger: any RuleTrigger, kind: TriggerKind)? {
