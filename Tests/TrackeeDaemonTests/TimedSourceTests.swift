@@ -25,50 +25,50 @@ import TrackeeStore
         return loaded.automation
     }
 
-    func temporaryDirectory() throws -> String {
+    /// Runs `body` on a fresh store, removed after the store is closed.
+    func withRunner(_ body: (Runner) throws -> Void) throws {
         let dir = FileManager.default.temporaryDirectory.path + "/trackee-timed-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try body(runner(dir))
     }
 
     /// A store from before the watermark covered every timed source keeps
     /// its window: the first tick after the upgrade starts from the old
     /// "schedule" mark, fires what fell due since, and moves "timed".
     @Test func aStoreWithTheFormerWatermarkKeepsItsWindow() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runner = try runner(dir)
-        try runner.store.advanceWatermark("schedule", to: eight)
-        let rules = automation("""
-            rules:
-              - id: start
-                when: {at: "Mon..Fri 09:00"}
-                do: [{start: {project: Office}}]
-            """)
-        let report = try runner.tick(rules, now: eight + 3601)
-        #expect(report.from == eight)
-        #expect(report.reports.map(\.firing.key) == ["start@at:1795420800"])
-        #expect(try runner.store.watermark("timed") == eight + 3601)
-        #expect(try runner.timedWatermark() == eight + 3601)
-        #expect(try runner.store.running()?.start == Instant(seconds: 1_795_420_800))
+        try withRunner { runner in
+            try runner.store.advanceWatermark("schedule", to: eight)
+            let rules = automation("""
+                rules:
+                  - id: start
+                    when: {at: "Mon..Fri 09:00"}
+                    do: [{start: {project: Office}}]
+                """)
+            let report = try runner.tick(rules, now: eight + 3601)
+            #expect(report.from == eight)
+            #expect(report.reports.map(\.firing.key) == ["start@at:1795420800"])
+            #expect(try runner.store.watermark("timed") == eight + 3601)
+            #expect(try runner.timedWatermark() == eight + 3601)
+            #expect(try runner.store.running()?.start == Instant(seconds: 1_795_420_800))
+        }
     }
 
     /// A store with no watermark at all: the first tick only sets it.
     @Test func aNewStoreStartsTheWindowAtTheFirstTick() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runner = try runner(dir)
-        let rules = automation("""
-            rules:
-              - id: start
-                when: {at: "Mon..Fri 09:00"}
-                do: [{start: {project: Office}}]
-            """)
-        let report = try runner.tick(rules, now: eight + 3601)
-        #expect(report.from == nil)
-        #expect(report.reports.isEmpty)
-        #expect(try runner.store.watermark("timed") == eight + 3601)
-        #expect(try runner.store.watermark("schedule") == nil)
+        try withRunner { runner in
+            let rules = automation("""
+                rules:
+                  - id: start
+                    when: {at: "Mon..Fri 09:00"}
+                    do: [{start: {project: Office}}]
+                """)
+            let report = try runner.tick(rules, now: eight + 3601)
+            #expect(report.from == nil)
+            #expect(report.reports.isEmpty)
+            #expect(try runner.store.watermark("timed") == eight + 3601)
+            #expect(try runner.store.watermark("schedule") == nil)
+        }
     }
 
     @Test func aFocusChangeIsTheOldModeOffThenTheNewOneOn() {

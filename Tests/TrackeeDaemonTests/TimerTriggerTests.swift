@@ -22,8 +22,14 @@ import TrackeeStore
         var store: Store { runner.store }
     }
 
-    func setup(_ yaml: String) throws -> Setup {
-        let dir = FileManager.default.temporaryDirectory.path + "/trackee-timer-\(UUID().uuidString)"
+    /// Runs `body` on a fresh store, removed after the store is closed.
+    func withSetup(_ yaml: String, _ body: (Setup) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.path + "/trackee-timer-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try body(setup(yaml, in: directory))
+    }
+
+    func setup(_ yaml: String, in dir: String) throws -> Setup {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let loaded = Automation.load([RuleFile(path: "rules.yaml", text: yaml)])
         #expect(loaded.errors == [])
@@ -48,67 +54,67 @@ import TrackeeStore
         """
 
     @Test func runningForFiresOnceAtStartPlusTheLength() throws {
-        let s = try setup(Self.longTimer)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        #expect(try s.runner.tick(s.automation, now: nine + hours(4) - 1).reports.isEmpty)
-        let report = try s.runner.tick(s.automation, now: nine + hours(4) + 1)
-        #expect(report.reports.map(\.firing.key) == ["long-timer@timer:running_for:1:14400"])
-        #expect(report.reports.map(\.firing.time) == [nine + hours(4)])
-        #expect(report.reports.first?.firing.actions == [
-            .notify(title: "Docs has run for 4h 00m since 2026-11-23T09:00:00+01:00", body: nil)
-        ])
-        #expect(report.reports.first?.firing.description
-                == "rule \"long-timer\": timer \"Docs\" running for 4h 00m at 2026-11-23T13:00:00+01:00")
-        #expect(try s.runner.tick(s.automation, now: nine + hours(6)).reports.isEmpty)
-        // The daemon's deadline for a running timer is its edge.
-        #expect(s.automation.nextElapse(after: nine + 60, zone: s.runner.zone, state: s.runner.state) == nine + hours(4))
+        try withSetup(Self.longTimer) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            #expect(try s.runner.tick(s.automation, now: nine + hours(4) - 1).reports.isEmpty)
+            let report = try s.runner.tick(s.automation, now: nine + hours(4) + 1)
+            #expect(report.reports.map(\.firing.key) == ["long-timer@timer:running_for:1:14400"])
+            #expect(report.reports.map(\.firing.time) == [nine + hours(4)])
+            #expect(report.reports.first?.firing.actions == [
+                .notify(title: "Docs has run for 4h 00m since 2026-11-23T09:00:00+01:00", body: nil)
+            ])
+            #expect(report.reports.first?.firing.description
+                    == "rule \"long-timer\": timer \"Docs\" running for 4h 00m at 2026-11-23T13:00:00+01:00")
+            #expect(try s.runner.tick(s.automation, now: nine + hours(6)).reports.isEmpty)
+            // The daemon's deadline for a running timer is its edge.
+            #expect(s.automation.nextElapse(after: nine + 60, zone: s.runner.zone, state: s.runner.state) == nine + hours(4))
+        }
     }
 
     @Test func aTimerStoppedBeforeTheLengthFiresNothing() throws {
-        let s = try setup(Self.longTimer)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        _ = try s.store.apply(Intent(.stop, at: nine + hours(3), source: "cli"), now: nine + hours(3))
-        #expect(try s.runner.tick(s.automation, now: nine + hours(5)).reports.isEmpty)
-        #expect(s.automation.nextElapse(after: nine + hours(5), zone: s.runner.zone, state: s.runner.state) == nil)
+        try withSetup(Self.longTimer) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            _ = try s.store.apply(Intent(.stop, at: nine + hours(3), source: "cli"), now: nine + hours(3))
+            #expect(try s.runner.tick(s.automation, now: nine + hours(5)).reports.isEmpty)
+            #expect(s.automation.nextElapse(after: nine + hours(5), zone: s.runner.zone, state: s.runner.state) == nil)
+        }
     }
 
     /// Asleep from 12:00 to 13:05: the 13:00 edge is 5 minutes late, within
     /// max_late (10m by default), and fires once, at its own time.
     @Test func afterASuspendItFiresOnceLate() throws {
-        let s = try setup(Self.longTimer)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        _ = try s.runner.tick(s.automation, now: nine + hours(3))
-        let report = try s.runner.tick(s.automation, now: nine + hours(4) + 300)
-        #expect(report.reports.map(\.firing.time) == [nine + hours(4)])
-        #expect(report.skipped.isEmpty)
-        #expect(try s.runner.tick(s.automation, now: nine + hours(4) + 400).reports.isEmpty)
+        try withSetup(Self.longTimer) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            _ = try s.runner.tick(s.automation, now: nine + hours(3))
+            let report = try s.runner.tick(s.automation, now: nine + hours(4) + 300)
+            #expect(report.reports.map(\.firing.time) == [nine + hours(4)])
+            #expect(report.skipped.isEmpty)
+            #expect(try s.runner.tick(s.automation, now: nine + hours(4) + 400).reports.isEmpty)
+        }
     }
 
     /// Asleep from 12:00 to 14:00: the edge is an hour late, past max_late.
     @Test func pastMaxLateItIsSkipped() throws {
-        let s = try setup(Self.longTimer)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        _ = try s.runner.tick(s.automation, now: nine + hours(3))
-        let report = try s.runner.tick(s.automation, now: nine + hours(5))
-        #expect(report.reports.isEmpty)
-        #expect(report.skipped.map(\.event.occurrence) == ["timer:running_for:1:14400"])
-        #expect(report.skipped.map { "\($0.reason)" } == ["noticed more than max_late after its time"])
-        #expect(try s.store.lastFirings() == [:])
+        try withSetup(Self.longTimer) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            _ = try s.runner.tick(s.automation, now: nine + hours(3))
+            let report = try s.runner.tick(s.automation, now: nine + hours(5))
+            #expect(report.reports.isEmpty)
+            #expect(report.skipped.map(\.event.occurrence) == ["timer:running_for:1:14400"])
+            #expect(report.skipped.map { "\($0.reason)" } == ["noticed more than max_late after its time"])
+            #expect(try s.store.lastFirings() == [:])
+        }
     }
 
     /// `started` and `stopped` from the command line reach rules at the
     /// next pass, through the cursor over the intent log, filtered by
     /// project, client and tag.
     @Test func startedAndStoppedFireThroughTheirFilters() throws {
-        let s = try setup("""
+        try withSetup("""
             rules:
               - id: client-start
                 when: {timer: started, client: ACME}
@@ -119,24 +125,24 @@ import TrackeeStore
               - id: docs-start
                 when: {timer: started, project: docs}
                 do: [{notify: "docs"}]
-            """)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        #expect(try s.runner.tick(s.automation, now: nine - 60).reports.isEmpty)   // sets the cursor
-        try startByHand(s, "Support", at: nine, client: "ACME", tags: ["billable"])
-        try startByHand(s, "Docs", at: nine + 1800)   // switches: Support stopped, Docs started
-        let report = try s.runner.tick(s.automation, now: nine + 3600)
-        #expect(report.reports.map(\.firing.key) == [
-            "client-start@timer:started:1", "billable-stop@timer:stopped:1", "docs-start@timer:started:2",
-        ])
-        #expect(report.reports.map(\.firing.actions) == [
-            [.notify(title: "started Support at 2026-11-23T09:00:00+01:00", body: nil)],
-            [.notify(title: "Support stopped after 30m, ended 2026-11-23T09:30:00+01:00", body: nil)],
-            [.notify(title: "docs", body: nil)],
-        ])
-        #expect(report.reports.map(\.firing.time) == [nine, nine + 1800, nine + 1800])
-        // The cursor moved: nothing fires twice.
-        #expect(try s.runner.tick(s.automation, now: nine + 3700).reports.isEmpty)
-        #expect(try s.store.watermark(Runner.intentCursor) == Instant(seconds: 2))
+            """) { s in
+            #expect(try s.runner.tick(s.automation, now: nine - 60).reports.isEmpty)   // sets the cursor
+            try startByHand(s, "Support", at: nine, client: "ACME", tags: ["billable"])
+            try startByHand(s, "Docs", at: nine + 1800)   // switches: Support stopped, Docs started
+            let report = try s.runner.tick(s.automation, now: nine + 3600)
+            #expect(report.reports.map(\.firing.key) == [
+                "client-start@timer:started:1", "billable-stop@timer:stopped:1", "docs-start@timer:started:2",
+            ])
+            #expect(report.reports.map(\.firing.actions) == [
+                [.notify(title: "started Support at 2026-11-23T09:00:00+01:00", body: nil)],
+                [.notify(title: "Support stopped after 30m, ended 2026-11-23T09:30:00+01:00", body: nil)],
+                [.notify(title: "docs", body: nil)],
+            ])
+            #expect(report.reports.map(\.firing.time) == [nine, nine + 1800, nine + 1800])
+            // The cursor moved: nothing fires twice.
+            #expect(try s.runner.tick(s.automation, now: nine + 3700).reports.isEmpty)
+            #expect(try s.store.watermark(Runner.intentCursor) == Instant(seconds: 2))
+        }
     }
 
     /// Two rules that would answer each other for ever: a stop on every
@@ -144,7 +150,7 @@ import TrackeeStore
     /// event makes no more timer events, so one start by hand is one stop,
     /// and no rule answers it.
     @Test func aTwoRulePingPongStopsAfterOneAnswer() throws {
-        let s = try setup("""
+        try withSetup("""
             rules:
               - id: ping
                 when: {timer: started}
@@ -152,31 +158,31 @@ import TrackeeStore
               - id: pong
                 when: {timer: stopped}
                 do: [{start: {project: Again}}]
-            """)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        let first = try s.runner.tick(s.automation, now: nine + 60)
-        #expect(first.reports.map(\.firing.key) == ["ping@timer:started:1"])
-        #expect(try s.store.running() == nil)
-        #expect(try s.runner.tick(s.automation, now: nine + 120).reports.isEmpty)
-        #expect(try s.store.log(limit: 10).map(\.project) == ["Docs"])
-        // Started and stopped by hand before a pass: ping's stop changes
-        // nothing, pong starts Again, and ping does not answer that start.
-        try startByHand(s, "Docs", at: nine + 600)
-        _ = try s.store.apply(Intent(.stop, at: nine + 660, source: "cli"), now: nine + 660)
-        let second = try s.runner.tick(s.automation, now: nine + 720)
-        #expect(second.reports.map(\.firing.key) == ["ping@timer:started:2", "pong@timer:stopped:2"])
-        #expect(try s.store.running()?.project == "Again")
-        #expect(try s.runner.tick(s.automation, now: nine + 780).reports.isEmpty)
-        #expect(try s.store.running()?.project == "Again")
+            """) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            let first = try s.runner.tick(s.automation, now: nine + 60)
+            #expect(first.reports.map(\.firing.key) == ["ping@timer:started:1"])
+            #expect(try s.store.running() == nil)
+            #expect(try s.runner.tick(s.automation, now: nine + 120).reports.isEmpty)
+            #expect(try s.store.log(limit: 10).map(\.project) == ["Docs"])
+            // Started and stopped by hand before a pass: ping's stop changes
+            // nothing, pong starts Again, and ping does not answer that start.
+            try startByHand(s, "Docs", at: nine + 600)
+            _ = try s.store.apply(Intent(.stop, at: nine + 660, source: "cli"), now: nine + 660)
+            let second = try s.runner.tick(s.automation, now: nine + 720)
+            #expect(second.reports.map(\.firing.key) == ["ping@timer:started:2", "pong@timer:stopped:2"])
+            #expect(try s.store.running()?.project == "Again")
+            #expect(try s.runner.tick(s.automation, now: nine + 780).reports.isEmpty)
+            #expect(try s.store.running()?.project == "Again")
+        }
     }
 
     /// A timer stopped by a rule on a timed edge is a `stopped` event for
     /// other rules at once, in the same pass: only events made by intents
     /// are cut.
     @Test func aStopAtAStatedTimeEndsTheEntryThereAndIsAStoppedEvent() throws {
-        let s = try setup("""
+        try withSetup("""
             rules:
               - id: overnight
                 when: {timer: {running_for: 10h}}
@@ -186,38 +192,38 @@ import TrackeeStore
               - id: told
                 when: {timer: stopped}
                 do: [{notify: "stopped at {{trigger.end}}"}]
-            """)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        let report = try s.runner.tick(s.automation, now: nine + hours(10) + 60)
-        #expect(report.reports.map(\.firing.key) == ["overnight@timer:running_for:1:36000", "told@timer:stopped:1"])
-        #expect(report.reports.last?.firing.actions == [.notify(title: "stopped at 2026-11-23T17:00:00+01:00", body: nil)])
-        #expect(try s.store.entry(id: 1).end == nine + hours(8))
-        #expect(try s.runner.tick(s.automation, now: nine + hours(11)).reports.isEmpty)
+            """) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            let report = try s.runner.tick(s.automation, now: nine + hours(10) + 60)
+            #expect(report.reports.map(\.firing.key) == ["overnight@timer:running_for:1:36000", "told@timer:stopped:1"])
+            #expect(report.reports.last?.firing.actions == [.notify(title: "stopped at 2026-11-23T17:00:00+01:00", body: nil)])
+            #expect(try s.store.entry(id: 1).end == nine + hours(8))
+            #expect(try s.runner.tick(s.automation, now: nine + hours(11)).reports.isEmpty)
+        }
     }
 
     @Test func aStopBeforeTheEntrysStartIsRefusedAndTheTimerRunsOn() throws {
-        let s = try setup("""
+        try withSetup("""
             rules:
               - id: backwards
                 when: {timer: {running_for: 1h}}
                 do:
                   - stop: {at: "{{trigger.start - 1h}}"}
-            """)
-        defer { try? FileManager.default.removeItem(atPath: s.directory) }
-        _ = try s.runner.tick(s.automation, now: nine - 60)
-        try startByHand(s, "Docs", at: nine)
-        let report = try s.runner.tick(s.automation, now: nine + hours(1) + 1)
-        #expect(report.reports.count == 1)
-        guard case .refused(let reason) = report.reports.first?.status else {
-            Issue.record("expected a refusal, got \(String(describing: report.reports.first?.status))")
-            return
+            """) { s in
+            _ = try s.runner.tick(s.automation, now: nine - 60)
+            try startByHand(s, "Docs", at: nine)
+            let report = try s.runner.tick(s.automation, now: nine + hours(1) + 1)
+            #expect(report.reports.count == 1)
+            guard case .refused(let reason) = report.reports.first?.status else {
+                Issue.record("expected a refusal, got \(String(describing: report.reports.first?.status))")
+                return
+            }
+            #expect(reason == "\(StoreError.endBeforeStart(start: nine, end: nine - 3600))")
+            #expect(try s.store.running()?.start == nine)
+            // Recorded: it is not tried again at every pass.
+            #expect(try s.store.hasFired("backwards@timer:running_for:1:3600"))
+            #expect(try s.runner.tick(s.automation, now: nine + hours(2)).reports.isEmpty)
         }
-        #expect(reason == "\(StoreError.endBeforeStart(start: nine, end: nine - 3600))")
-        #expect(try s.store.running()?.start == nine)
-        // Recorded: it is not tried again at every pass.
-        #expect(try s.store.hasFired("backwards@timer:running_for:1:3600"))
-        #expect(try s.runner.tick(s.automation, now: nine + hours(2)).reports.isEmpty)
     }
 }
