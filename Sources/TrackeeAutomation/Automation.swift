@@ -16,26 +16,35 @@ import TrackeeSchedule
 public struct Automation: Sendable {
     public let ruleSet: RuleSet
     public let engine: RuleEngine
-    let schedule: ScheduleSource
-    let calendar: CalendarEdgeSource
+    /// One per timed kind some enabled rule uses, in the order the kinds
+    /// first appear in the rules.
+    let sources: [any TimedSource]
+    /// The calendars the automation was given.
+    public let calendars: [String: EventCalendar]
     /// Each rule's catch-up policy, by its index in `ruleSet.rules`.
     let policies: [CatchUp]
-
-    private var sources: [any TimedSource] { [schedule, calendar] }
+    /// The kinds fed by applied intents that some enabled rule uses.
+    let intentKinds: [any IntentTrigger.Type]
 
     /// `calendars` are the calendars `ruleSet.calendars` names, read by
     /// ``CalendarFiles``; a calendar trigger whose calendar is missing
     /// never fires.
     public init(_ ruleSet: RuleSet, calendars: [String: EventCalendar] = [:]) {
         self.ruleSet = ruleSet
+        self.calendars = calendars
         engine = RuleEngine(rules: ruleSet.rules)
-        schedule = ScheduleSource(ruleSet.rules)
-        calendar = CalendarEdgeSource(ruleSet.rules, calendars: calendars)
+        var kinds: [any TimedTrigger.Type] = []
+        for rule in ruleSet.rules where rule.enabled {
+            for case let trigger as any TimedTrigger in rule.triggers {
+                let kind = type(of: trigger)
+                if !kinds.contains(where: { $0 == kind }) { kinds.append(kind) }
+            }
+        }
+        let setup = SourceSetup(calendars: calendars)
+        sources = kinds.compactMap { $0.source(in: ruleSet.rules, setup) }
         policies = ruleSet.rules.map(CatchUp.init)
+        intentKinds = Self.intentKinds(ruleSet.rules)
     }
-
-    /// The calendars the automation was given.
-    public var calendars: [String: EventCalendar] { calendar.calendars }
 
     /// Loads rule files, checking `at:` expressions with the schedule
     /// parser. Rules with errors are left out; the rest run. Calendars are
@@ -54,50 +63,51 @@ public struct Automation: Sendable {
 
     /// The earliest timed occurrence after `instant`, over all rules: what
     /// the daemon arms its one deadline for.
-    public func nextElapse(after instant: Instant, zone: Zone) -> Instant? {
-        sources.compactMap { $0.next(after: instant, zone: zone) }.min()
+    public func nextElapse(after instant: Instant, zone: Zone, state: TrackerState = .empty) -> Instant? {
+        let context = TimedContext(zone: zone, state: state)
+        return sources.compactMap { $0.next(after: instant, context) }.min()
     }
 
     /// Every timed occurrence in `(after, through]`, in time order (ties in
     /// rule order), with no catch-up policy applied: what a simulation
     /// plays. A rule whose two expressions elapse at the same instant
     /// occurs once.
-    public func occurrences(after: Instant, through: Instant, zone: Zone) -> [TriggerEvent] {
-        Self.ordered(sources.flatMap { $0.occurrences(after: after, through: through, zone: zone) }).map(\.event)
+    public func occurrences(after: Instant, through: Instant, zone: Zone, state: TrackerState = .empty) -> [TriggerEvent] {
+        let context = TimedContext(zone: zone, state: state)
+        return TimedLookAhead.ordered(sources.flatMap { $0.occurrences(after: after, through: through, context) }).map(\.event)
     }
 
     /// The first `count` timed occurrences after `instant` across all
     /// rules, in time order (ties in rule order), among those `include`
     /// keeps. Calendars are looked at up to a year ahead.
-    public func upcoming(after instant: Instant, count: Int, zone: Zone,
+    public func upcoming(after instant: Instant, count: Int, zone: Zone, state: TrackerState = .empty,
                          where include: (TriggerEvent) -> Bool = { _ in true }) -> [TriggerEvent] {
-        var found: [TimedOccurrence] = []
-        for schedule in schedule.schedules {
-            for (expression, spec) in schedule.specs {
-                let events = spec.elapses(after: instant, zone: zone, count: count).map {
-                    TriggerEvent(.schedule(rule: schedule.rule, expression: expression), time: $0)
-                }
-                found += events.filter(include).map { TimedOccurrence(ruleIndex: schedule.ruleIndex, event: $0) }
-            }
-        }
-        if !calendar.triggers.isEmpty {
-            var through = instant
-            for span: Int64 in [86_400, 7 * 86_400, 31 * 86_400, 366 * 86_400] {
-                let ahead = calendar.occurrences(after: through, through: instant + span, zone: zone)
-                found += ahead.filter { include($0.event) }
-                through = instant + span
-                if found.filter({ if case .calendar = $0.event.kind { true } else { false } }).count >= count { break }
-            }
-        }
-        var seen: Set<FiringKey> = []
-        return Self.ordered(found).filter { seen.insert($0.event.firingKey(rule: $0.event.rule ?? "")).inserted }
-            .prefix(count).map(\.event)
+        TimedLookAhead.upcoming(sources, after: instant, count: count, TimedContext(zone: zone, state: state), where: include)
     }
 
-    /// The first `count` elapses of one rule's `at:` expression after
-    /// `instant`; empty for an unknown rule or expression.
-    public func elapses(rule: String, expression: String, after instant: Instant, count: Int, zone: Zone) -> [Instant] {
-        schedule.elapses(rule: rule, expression: expression, after: instant, count: count, zone: zone)
+    /// The first `count` occurrences of one trigger of `rule` after
+    /// `instant`: empty for a disabled rule; nil when no timed source
+    /// serves the trigger (not a timed kind, or its calendar was not read).
+    public func upcoming(of trigger: any RuleTrigger, rule: Rule, after instant: Instant, count: Int, zone: Zone,
+                         state: TrackerState = .empty) -> [TriggerEvent]? {
+        guard let ruleIndex = ruleSet.rules.firstIndex(where: { $0.id == rule.id }) else { return nil }
+        if !rule.enabled {
+            // A disabled rule has no source; say whether it would have one.
+            guard let kind = trigger as? any TimedTrigger,
+                  type(of: kind).source(in: [enabledCopy(rule)], SourceSetup(calendars: calendars))?
+                      .only(ruleIndex: 0, trigger: trigger) != nil
+            else { return nil }
+            return []
+        }
+        let served = sources.compactMap { $0.only(ruleIndex: ruleIndex, trigger: trigger) }
+        guard !served.isEmpty else { return nil }
+        return TimedLookAhead.upcoming(served, after: instant, count: count, TimedContext(zone: zone, state: state)) { _ in true }
+    }
+
+    private func enabledCopy(_ rule: Rule) -> Rule {
+        var rule = rule
+        rule.enabled = true
+        return rule
     }
 
     /// What a window of time holds: the timed occurrences that fire, in
@@ -112,11 +122,12 @@ public struct Automation: Sendable {
     /// Occurrences too old to fire (more than `max_late` before `now`) are
     /// reported only for the day before that limit, so a long downtime
     /// costs little.
-    public func window(after: Instant, through: Instant, now: Instant, zone: Zone) -> Window {
+    public func window(after: Instant, through: Instant, now: Instant, zone: Zone, state: TrackerState = .empty) -> Window {
+        let context = TimedContext(zone: zone, state: state)
         func lookback(_ policy: CatchUp) -> Instant { max(after, now - max(policy.maxLate, CatchUp.grace) - 86_400) }
         guard let earliest = policies.map(lookback).min() else { return Window(events: [], skipped: []) }
         var byRule: [Int: [(time: Instant, item: TriggerEvent)]] = [:]
-        for o in sources.flatMap({ $0.occurrences(after: earliest, through: through, zone: zone) })
+        for o in sources.flatMap({ $0.occurrences(after: earliest, through: through, context) })
         where o.event.time > lookback(policies[o.ruleIndex]) {
             byRule[o.ruleIndex, default: []].append((o.event.time, o.event))
         }
@@ -127,15 +138,8 @@ public struct Automation: Sendable {
             fire += sorted.fire.map { TimedOccurrence(ruleIndex: index, event: $0) }
             skipped += sorted.skip.map { (event: $0.0, reason: $0.1) }
         }
-        return Window(events: Self.ordered(fire).map(\.event),
+        return Window(events: TimedLookAhead.ordered(fire).map(\.event),
                       skipped: skipped.sorted { ($0.event.time, $0.event.occurrence) < ($1.event.time, $1.event.occurrence) })
-    }
-
-    /// By time, ties in rule order, then in the order given.
-    private static func ordered(_ occurrences: [TimedOccurrence]) -> [TimedOccurrence] {
-        occurrences.enumerated().sorted {
-            ($0.element.event.time, $0.element.ruleIndex, $0.offset) < ($1.element.event.time, $1.element.ruleIndex, $1.offset)
-        }.map(\.element)
     }
 }
 

@@ -6,29 +6,18 @@ import TrackeeRules
 /// each rule's offset and `match:` applied. The calendars are read before
 /// (``CalendarFiles``); this only expands them over windows.
 struct CalendarEdgeSource: TimedSource {
-    struct RuleTrigger: Sendable {
-        var ruleIndex: Int
-        var rule: String
-        var trigger: CalendarTrigger
-    }
-
-    let triggers: [RuleTrigger]
+    let triggers: [RuleTriggered<CalendarTrigger>]
     let calendars: [String: EventCalendar]
 
-    init(_ rules: [Rule], calendars: [String: EventCalendar]) {
-        triggers = rules.enumerated().flatMap { index, rule in
-            rule.enabled ? rule.triggers.compactMap { trigger -> RuleTrigger? in
-                guard case .calendar(let t) = trigger else { return nil }
-                return RuleTrigger(ruleIndex: index, rule: rule.id, trigger: t)
-            } : []
-        }
+    init(_ triggers: [RuleTriggered<CalendarTrigger>], calendars: [String: EventCalendar]) {
+        self.triggers = triggers
         self.calendars = calendars
     }
 
     /// Edges whose time (edge plus offset) lies in `(after, through]`. A
     /// rule with two triggers that accept the same edge at the same offset
     /// gets it once; at different offsets, once for each.
-    func occurrences(after: Instant, through: Instant, zone: Zone) -> [TimedOccurrence] {
+    func occurrences(after: Instant, through: Instant, _ context: TimedContext) -> [TimedOccurrence] {
         var result: [TimedOccurrence] = []
         var seen: Set<FiringKey> = []
         var expanded: [String: [CalendarOccurrence]] = [:]
@@ -43,7 +32,7 @@ struct CalendarEdgeSource: TimedSource {
             let occurrences = expanded[key] ?? calendar.occurrences(from: from, to: to + 1)
             expanded[key] = occurrences
             for o in occurrences where t.trigger.accepts(o) {
-                let time = t.trigger.time(of: o, zone: zone)
+                let time = t.trigger.time(of: o, zone: context.zone)
                 guard time > after && time <= through else { continue }
                 let event = TriggerEvent(
                     .calendar(rule: t.rule, edge: t.trigger.edge, offset: t.trigger.offset, occurrence: o), time: time)
@@ -55,30 +44,21 @@ struct CalendarEdgeSource: TimedSource {
         return result
     }
 
-    /// Looks ahead a day, then a week, a month and a year, keeping only the
-    /// earliest edge of each look.
-    func next(after instant: Instant, zone: Zone) -> Instant? {
-        guard !triggers.isEmpty else { return nil }
-        var looked = instant
-        for span: Int64 in [86_400, 7 * 86_400, 31 * 86_400, 366 * 86_400] {
-            let through = instant + span
-            var earliest: Instant?
-            var expanded: [String: [CalendarOccurrence]] = [:]
-            for t in triggers {
-                guard let calendar = calendars[t.trigger.calendar] else { continue }
-                let slack: Int64 = t.trigger.offset == 0 ? 0 : 4 * 3600
-                let key = "\(t.trigger.calendar)\u{0}\(t.trigger.offset)"
-                let occurrences = expanded[key] ?? calendar.occurrences(
-                    from: looked - t.trigger.offset - slack, to: through - t.trigger.offset + slack + 1, sorted: false)
-                expanded[key] = occurrences
-                for o in occurrences where t.trigger.accepts(o) {
-                    let time = t.trigger.time(of: o, zone: zone)
-                    if time > instant && time <= through && time < (earliest ?? .init(seconds: .max)) { earliest = time }
-                }
-            }
-            if let earliest { return earliest }
-            looked = through
-        }
-        return nil
+    /// Only a trigger whose calendar was read.
+    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedSource)? {
+        guard let trigger = trigger as? CalendarTrigger, calendars[trigger.calendar] != nil else { return nil }
+        return CalendarEdgeSource(
+            triggers: triggers.filter { $0.ruleIndex == ruleIndex && $0.trigger == trigger }, calendars: calendars)
+    }
+
+    private init(triggers: [RuleTriggered<CalendarTrigger>], calendars: [String: EventCalendar]) {
+        self.triggers = triggers
+        self.calendars = calendars
+    }
+}
+
+extension CalendarTrigger: TimedTrigger {
+    static func source(_ triggers: [RuleTriggered<CalendarTrigger>], _ setup: SourceSetup) -> (any TimedSource)? {
+        CalendarEdgeSource(triggers, calendars: setup.calendars)
     }
 }

@@ -117,7 +117,7 @@ public struct FeedRun {
 
     private mutating func fire(_ events: [TriggerEvent]) throws {
         for event in events {
-            guard case .place(let p) = event.kind else { continue }
+            guard let p = event.payload as? PlaceEvent else { continue }
             // A crossing no rule sees (a leave shorter than every leave
             // rule's dwell, at a place no place: condition names) only
             // keeps the place's state: it is not shown or counted, so feed,

@@ -1,6 +1,23 @@
 import TrackeeCore
 import TrackeeStore
 
+/// Focus triggers' source: a change the store recorded becomes the events
+/// rules see. The store keeps changes; only this makes them events.
+public enum FocusSource {
+    /// The previous mode going off, then the new one coming on; both share
+    /// the change's sequence number, so each fires a rule once.
+    public static func events(_ change: FocusChange) -> [TriggerEvent] {
+        var events: [TriggerEvent] = []
+        if let previous = change.previous {
+            events.append(TriggerEvent(.focus(mode: previous, state: .off, sequence: change.sequence), time: change.at))
+        }
+        if let mode = change.mode {
+            events.append(TriggerEvent(.focus(mode: mode, state: .on, sequence: change.sequence), time: change.at))
+        }
+        return events
+    }
+}
+
 /// Focus triggers (`focus: MODE`, `state: on|off`): how a focus change
 /// reaches the rules, from `trackee focus`, from event lines (`trackee
 /// run`, `simulate --events`), and from other processes between two daemon
@@ -42,7 +59,7 @@ extension Runner {
     ) throws -> (FocusChange?, [Report]) {
         guard let change = try store.setFocus(mode, at: at, source: source, key: key) else { return (nil, []) }
         var reports: [Report] = []
-        for event in change.events {
+        for event in FocusSource.events(change) {
             reports += try handle(event, automation: automation, now: at)
         }
         return (change, reports)
@@ -54,7 +71,7 @@ extension Runner {
     public func catchUpFocus(after sequence: Int64, automation: Automation, now: Instant) throws -> Int64 {
         let changes = try store.focusChanges(after: sequence)
         for change in changes {
-            for event in change.events {
+            for event in FocusSource.events(change) {
                 _ = try handle(event, automation: automation, now: now)
             }
         }

@@ -51,7 +51,7 @@ public struct PlaceSource: Sendable {
         var leaves: [String: Set<Int64>] = [:]
         var ownTracks: Set<String> = []
         for rule in automation.ruleSet.rules where rule.enabled {
-            for case .place(let trigger) in rule.triggers {
+            for case let trigger as PlaceTrigger in rule.triggers {
                 if trigger.source == .owntracks {
                     ownTracks.insert(trigger.place)
                 } else if trigger.transition == .arrive {

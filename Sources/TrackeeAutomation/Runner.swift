@@ -28,8 +28,11 @@ public struct Runner: Sendable {
     /// `create_projects`; `ask` refuses, as no one is there to answer).
     public let newProjects: NewProjects
 
-    /// The name of the watermark schedule evaluators share.
-    public static let scheduleWatermark = "schedule"
+    /// The name of the watermark every timed source's evaluators share.
+    public static let timedWatermark = "timed"
+    /// Its name when it covered schedules alone: a store from then keeps
+    /// its watermark under it until the first pass moves it.
+    static let formerTimedWatermark = "schedule"
 
     public init(store: Store, zone: Zone, environment: [String: String], logger: Logger,
                 waitForPrograms: Bool, performSideEffects: Bool = true, newProjects: NewProjects) {
@@ -64,14 +67,32 @@ public struct Runner: Sendable {
     /// every firing.
     /// `inside`, when given, are the places fixes put inside as the caller
     /// holds them (a feed's, newer than the store's); otherwise the store's.
+    /// Rules on applied intents (`timer: started`) follow each firing's
+    /// report, unless `cascade` is false: the event was itself made by
+    /// intents, and its firings' intents make no more events.
     public func handle(_ event: TriggerEvent, automation: Automation, now: Instant,
-                       inside: @autoclosure () -> Set<String>? = nil) throws
+                       inside: @autoclosure () -> Set<String>? = nil, cascade: Bool = true) throws
         -> [Report]
     {
-        try automation.engine.evaluate(event, zone: zone) {
+        let reports = try automation.engine.evaluate(event, zone: zone) {
             Snapshot(zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
                      lastFired: try store.lastFirings(), inside: try inside() ?? store.placesInside())
         }.map { carryOut($0, now: now, timed: event.isTimed) }
+        guard cascade, automation.watchesIntents else { return reports }
+        var all: [Report] = []
+        for report in reports {
+            all.append(report)
+            guard case .fired(let results) = report.status else { continue }
+            let intents = report.firing.actions.compactMap { action -> Intent? in
+                if case .intent(let intent) = action { return intent }
+                return nil
+            }
+            let applied = zip(intents, results).filter { !$0.1.replayed }.map {
+                LoggedIntent(id: $0.1.logID, at: $0.0.at, source: $0.0.source, key: $0.0.key, result: $0.1)
+            }
+            all += try handleApplied(applied, automation: automation, now: now)
+        }
+        return all
     }
 
     /// Records one firing and, if it is new, performs its side effects.
@@ -88,13 +109,21 @@ public struct Runner: Sendable {
         do {
             guard let outcome = try store.fire(
                 key: firing.key, formerKey: firing.formerKey, occurred: firing.time, trigger: firing.trigger,
-                description: firing.description, intents: intents, now: now, newProjects: newProjects)
+                description: firing.description, intents: firing.refusal == nil ? intents : [], now: now,
+                newProjects: newProjects)
             else {
                 log.debug("already fired: \(firing.description)")
                 return Report(firing: firing, status: .alreadyFired)
             }
+            if let refusal = firing.refusal {
+                log.error("\(firing.description): refused: \(refusal)")
+                return Report(firing: firing, status: .refused(refusal))
+            }
             if let refusal = outcome.refused {
-                log.error("\(firing.description): refused: \(refusal); create the project with `trackee projects add` or set create_projects: always")
+                let hint = if case .noSuchProject = refusal {
+                    "; create the project with `trackee projects add` or set create_projects: always"
+                } else { "" }
+                log.error("\(firing.description): refused: \(refusal)\(hint)")
                 return Report(firing: firing, status: .refused("\(refusal)"))
             }
             results = outcome.results
@@ -180,19 +209,30 @@ public struct Runner: Sendable {
     /// `now`, then moves the watermark to `now`. The first run only sets
     /// the watermark: nothing from before it fires.
     public func tick(_ automation: Automation, now: Instant) throws -> TickReport {
-        guard let from = try store.watermark(Runner.scheduleWatermark) else {
-            try store.advanceWatermark(Runner.scheduleWatermark, to: now)
+        guard let from = try timedWatermark() else {
+            try store.advanceWatermark(Runner.timedWatermark, to: now)
+            try catchUpIntents(automation, now: now)
             return TickReport(from: nil, to: now, reports: [], skipped: [], quiet: [])
         }
-        let report = try evaluate(automation, after: from, now: now)
-        try store.advanceWatermark(Runner.scheduleWatermark, to: now)
+        var report = try evaluate(automation, after: from, now: now)
+        try store.advanceWatermark(Runner.timedWatermark, to: now)
+        report.reports += try catchUpIntents(automation, now: now)
         return report
     }
+
+    /// How far timed sources were evaluated, under the watermark's name or
+    /// the one it had before it covered every timed source.
+    public func timedWatermark() throws -> Instant? {
+        try store.watermark(Runner.timedWatermark) ?? store.watermark(Runner.formerTimedWatermark)
+    }
+
+    /// What timed sources may read of the store.
+    public var state: TrackerState { TrackerState(store) }
 
     /// Fires what the schedule window `(from, now]` holds, leaving the
     /// watermark to the caller.
     public func evaluate(_ automation: Automation, after from: Instant, now: Instant) throws -> TickReport {
-        let window = automation.window(after: from, through: now, now: now, zone: zone)
+        let window = automation.window(after: from, through: now, now: now, zone: zone, state: state)
         for (event, reason) in window.skipped {
             logger.info("skipped \(event.kindName) of rule \(event.rule ?? "?") at \(zone.iso8601(event.time)): \(reason)")
         }

@@ -13,39 +13,55 @@ struct ScheduleSource: TimedSource {
 
     let schedules: [RuleSchedule]
 
-    init(_ rules: [Rule]) {
-        schedules = rules.enumerated().compactMap { index, rule in
-            guard rule.enabled else { return nil }
-            let specs = rule.triggers.compactMap { trigger -> (String, CalendarSpec)? in
-                guard case .schedule(let expression) = trigger, let spec = try? CalendarSpec(expression) else { return nil }
-                return (expression, spec)
+    init(_ triggers: [RuleTriggered<ScheduleTrigger>]) {
+        var schedules: [RuleSchedule] = []
+        for t in triggers {
+            guard let spec = try? CalendarSpec(t.trigger.expression) else { continue }
+            if schedules.last?.ruleIndex == t.ruleIndex {
+                schedules[schedules.count - 1].specs.append((t.trigger.expression, spec))
+            } else {
+                schedules.append(RuleSchedule(ruleIndex: t.ruleIndex, rule: t.rule, specs: [(t.trigger.expression, spec)]))
             }
-            return specs.isEmpty ? nil : RuleSchedule(ruleIndex: index, rule: rule.id, specs: specs)
         }
+        self.schedules = schedules
     }
+
+    private init(schedules: [RuleSchedule]) {
+        self.schedules = schedules
+    }
+
+    /// A schedule elapses for a century ahead, as far as anyone asks.
+    var horizon: Int64 { 100 * TimedLookAhead.year }
 
     /// A rule whose two expressions elapse at the same instant occurs once,
     /// under the first of them.
-    func occurrences(after: Instant, through: Instant, zone: Zone) -> [TimedOccurrence] {
+    func occurrences(after: Instant, through: Instant, _ context: TimedContext) -> [TimedOccurrence] {
         schedules.flatMap { schedule in
-            schedule.times(after: after, through: through, zone: zone).map { time, expression in
+            schedule.times(after: after, through: through, zone: context.zone).map { time, expression in
                 TimedOccurrence(ruleIndex: schedule.ruleIndex,
                                 event: TriggerEvent(.schedule(rule: schedule.rule, expression: expression), time: time))
             }
         }
     }
 
-    func next(after instant: Instant, zone: Zone) -> Instant? {
-        schedules.lazy.flatMap(\.specs).compactMap { $0.spec.next(after: instant, zone: zone) }.min()
+    /// Each expression finds its own next elapse, which costs less than any
+    /// look-ahead.
+    func next(after instant: Instant, _ context: TimedContext) -> Instant? {
+        schedules.lazy.flatMap(\.specs).compactMap { $0.spec.next(after: instant, zone: context.zone) }.min()
     }
 
-    /// The first `count` elapses of one rule's `at:` expression after
-    /// `instant`; empty for an unknown rule or expression.
-    func elapses(rule: String, expression: String, after instant: Instant, count: Int, zone: Zone) -> [Instant] {
-        guard let schedule = schedules.first(where: { $0.rule == rule }),
-              let spec = schedule.specs.first(where: { $0.expression == expression })?.spec
-        else { return [] }
-        return spec.elapses(after: instant, zone: zone, count: count)
+    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedSource)? {
+        guard let trigger = trigger as? ScheduleTrigger,
+              var schedule = schedules.first(where: { $0.ruleIndex == ruleIndex })
+        else { return nil }
+        schedule.specs = schedule.specs.filter { $0.expression == trigger.expression }
+        return ScheduleSource(schedules: schedule.specs.isEmpty ? [] : [schedule])
+    }
+}
+
+extension ScheduleTrigger: TimedTrigger {
+    static func source(_ triggers: [RuleTriggered<ScheduleTrigger>], _ setup: SourceSetup) -> (any TimedSource)? {
+        ScheduleSource(triggers)
     }
 }
 

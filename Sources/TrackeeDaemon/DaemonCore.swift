@@ -189,7 +189,7 @@ public actor DaemonCore {
             readCalendar(source, changed: true)
         }
         rebuild()
-        let next = automation.nextElapse(after: clock(), zone: runner.zone)
+        let next = automation.nextElapse(after: clock(), zone: runner.zone, state: runner.state)
         alarm.ring()
         systemd.status(status(next: next))
         let upcoming = next.map { "; next firing \(runner.zone.iso8601($0))" } ?? ""
@@ -221,7 +221,7 @@ public actor DaemonCore {
             if let from = watermark {
                 let report = try runner.evaluate(automation, after: from, now: now)
                 if !report.reports.isEmpty || !report.skipped.isEmpty || !report.quiet.isEmpty {
-                    try runner.store.advanceWatermark(Runner.scheduleWatermark, to: now)
+                    try runner.store.advanceWatermark(Runner.timedWatermark, to: now)
                 }
             } else {
                 let report = try runner.tick(automation, now: now)
@@ -229,11 +229,12 @@ public actor DaemonCore {
             }
             watermark = max(watermark ?? now, now)
             focusSeen = try runner.catchUpFocus(after: focusSeen, automation: automation, now: now)
+            try runner.catchUpIntents(automation, now: now)
             savePlaces()
         } catch {
             logger.error("schedule pass failed: \(error)")
         }
-        return automation.nextElapse(after: now, zone: runner.zone)
+        return automation.nextElapse(after: now, zone: runner.zone, state: runner.state)
     }
 
     /// The one-line state `systemctl status` shows.
@@ -258,7 +259,7 @@ public actor DaemonCore {
         logger.info("reloading rules: \(reason)")
         systemd.reloading()
         reload()
-        systemd.ready(status: status(next: automation.nextElapse(after: clock(), zone: runner.zone)))
+        systemd.ready(status: status(next: automation.nextElapse(after: clock(), zone: runner.zone, state: runner.state)))
         alarm.ring()
     }
 

@@ -66,6 +66,12 @@ struct ActionKind: Sendable {
     }
 
     static let stop = ActionKind(key: "stop") { value, reader in
+        if case .mapping = value.node, reader.entries(value)?.isEmpty == false {
+            guard let fields = reader.fields(value, known: ["at"]), let at = reader.required("at", in: fields) else {
+                return nil
+            }
+            return reader.template(at).map(RuleAction.stopAt)
+        }
         reader.nothing(value)
         return .stop
     }

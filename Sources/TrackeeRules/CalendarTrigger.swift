@@ -4,7 +4,7 @@ import TrackeeCore
 /// `calendars:` section, shifted by an offset, for events that match.
 ///
 ///     when: {calendar: work, event: start, offset: -2m, match: {summary: "/standup|sync/i"}}
-public struct CalendarTrigger: Sendable, Equatable {
+public struct CalendarTrigger: RuleTrigger, Equatable {
     public var calendar: String
     public var edge: CalendarEdge
     /// Seconds added to the edge on the wall clock: `-2m` fires two
@@ -28,6 +28,32 @@ public struct CalendarTrigger: Sendable, Equatable {
     public func accepts(_ occurrence: CalendarOccurrence) -> Bool {
         occurrence.calendar == calendar && occurrence.status != .cancelled && (allDay || !occurrence.allDay)
             && match.allSatisfy { $0.matches(occurrence) }
+    }
+
+    public var index: TriggerIndex { .ruleOwned }
+
+    /// An edge of an occurrence this trigger accepts, at the edge's time
+    /// plus this trigger's offset.
+    public func accepts(_ event: TriggerEvent, zone: Zone) -> Bool {
+        guard let e = event.payload as? CalendarEdgeEvent else { return false }
+        return e.edge == edge && e.offset == offset && accepts(e.occurrence) && time(of: e.occurrence, zone: zone) == event.time
+    }
+
+    /// `{"calendar": NAME, "event": "start", "offset": "-2m", "upcoming": [{time, summary}]}`;
+    /// `calendar NAME start -2m: TIME SUMMARY, …`. A calendar that could
+    /// not be read has no events to list: its error says so, once.
+    public func checkView(ahead: [TriggerEvent]?, enabled: Bool, zone: Zone) -> TriggerCheckView {
+        var fields: [String: ViewValue] = ["calendar": .text(calendar), "event": .text(edge.rawValue)]
+        if offset != 0 { fields["offset"] = .text(offsetText) }
+        let head = "calendar \(calendar) \(edge.rawValue)" + (offset == 0 ? "" : " \(offsetText)")
+        guard let ahead else { return TriggerCheckView(fields: fields, text: "\(head): not read (see the error above)") }
+        let upcoming = ahead.map { event in
+            (time: zone.iso8601(event.time), summary: (event.payload as? CalendarEdgeEvent)?.occurrence.summary ?? "")
+        }
+        fields["upcoming"] = .list(upcoming.map { .object(["time": .text($0.time), "summary": .text($0.summary)]) })
+        let shown = TriggerCheckView.shown(
+            upcoming.map { "\($0.time) \($0.summary)" }, enabled: enabled, none: "no event ahead within a year")
+        return TriggerCheckView(fields: fields, text: "\(head): \(shown)")
     }
 
     /// The offset as a rule file writes it: `-2m`, `+1h30m`, `0s`.
@@ -144,7 +170,7 @@ extension TriggerKind {
             if let parsed = readMatch(match, reader) { trigger.match = parsed } else { ok = false }
         }
         reader.referCalendar(name, at: value)
-        return ok ? .calendar(trigger) : nil
+        return ok ? trigger : nil
     }
 
     private static func readMatch(_ value: YAMLValue, _ reader: RuleFileReader) -> [EventMatch]? {
@@ -190,4 +216,8 @@ private func parseOffset(_ text: String) throws(InvalidValue) -> Int64 {
     } catch {
         throw InvalidValue("expected an offset such as -5m, 10m or +1h, found \"\(text)\"")
     }
+}
+
+extension RuleTrigger where Self == CalendarTrigger {
+    public static func calendar(_ trigger: CalendarTrigger) -> CalendarTrigger { trigger }
 }

@@ -25,6 +25,9 @@ public struct Firing: Sendable, Equatable {
     public var description: String
     /// In the rule's order.
     public var actions: [Action]
+    /// Why the firing's actions cannot be carried out (a stop time that
+    /// is not a time); the firing is recorded, nothing is applied.
+    public var refusal: String?
 
     public init(
         key: FiringKey, formerKey: FiringKey? = nil, time: Instant, trigger: String, description: String,

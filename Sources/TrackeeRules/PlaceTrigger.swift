@@ -7,7 +7,7 @@ import TrackeeCore
 ///     when: {arrive: office, for: 2m}
 ///     when: {leave: office, for: 5m}
 ///     when: {arrive: office, source: owntracks}
-public struct PlaceTrigger: Sendable, Equatable, Hashable {
+public struct PlaceTrigger: RuleTrigger, Equatable, Hashable {
     public var place: String
     public var transition: PlaceTransition
     /// Seconds the new state must hold before the rule fires (`for:`); the
@@ -20,6 +20,27 @@ public struct PlaceTrigger: Sendable, Equatable, Hashable {
         self.transition = transition
         self.dwell = dwell
         self.source = source
+    }
+
+    public var index: TriggerIndex { .key(PlaceEvent.indexKey(place: place)) }
+
+    public func accepts(_ event: TriggerEvent, zone: Zone) -> Bool {
+        guard let e = event.payload as? PlaceEvent else { return false }
+        return accepts(e)
+    }
+
+    /// `{"place": NAME, "transition": "arrive", "dwell": "2m", "source": "owntracks"}`;
+    /// `arrive NAME for 2m (owntracks)`.
+    public func checkView(ahead: [TriggerEvent]?, enabled: Bool, zone: Zone) -> TriggerCheckView {
+        var fields: [String: ViewValue] = ["place": .text(place), "transition": .text(transition.rawValue)]
+        // offsetText signs a positive duration: `+2m`.
+        let dwellText = dwell == 0 ? nil : String(CalendarTrigger(calendar: "", offset: dwell).offsetText.dropFirst())
+        if let dwellText { fields["dwell"] = .text(dwellText) }
+        if source != .fixes { fields["source"] = .text(source.rawValue) }
+        return TriggerCheckView(
+            fields: fields,
+            text: "\(transition.rawValue) \(place)" + (dwellText.map { " for \($0)" } ?? "")
+                + (source == .fixes ? "" : " (\(source.rawValue))"))
     }
 
     /// Whether `event` is this trigger's.
@@ -51,7 +72,7 @@ extension TriggerKind {
                 ok = false
             }
             reader.referPlace(name, at: value)
-            return ok ? .place(trigger) : nil
+            return ok ? trigger : nil
         }
     }
 }
@@ -61,4 +82,8 @@ private func parseSource(_ text: String) throws(InvalidValue) -> PlaceEvent.Sour
         throw InvalidValue("expected fixes or owntracks, found \"\(text)\"")
     }
     return source
+}
+
+extension RuleTrigger where Self == PlaceTrigger {
+    public static func place(_ trigger: PlaceTrigger) -> PlaceTrigger { trigger }
 }

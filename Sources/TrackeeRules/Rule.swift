@@ -15,7 +15,7 @@ public struct Rule: Sendable, Equatable {
     /// Disabled rules load and validate but never fire.
     public var enabled: Bool
     /// Any one of these fires the rule.
-    public var triggers: [Trigger]
+    public var triggers: [any RuleTrigger]
     /// All of these must hold at the event's time.
     public var conditions: [Condition]
     /// Run in order; never empty.
@@ -28,7 +28,7 @@ public struct Rule: Sendable, Equatable {
     public var maxLate: Duration
 
     public init(
-        id: String, name: String? = nil, enabled: Bool = true, triggers: [Trigger], conditions: [Condition] = [],
+        id: String, name: String? = nil, enabled: Bool = true, triggers: [any RuleTrigger], conditions: [Condition] = [],
         actions: [RuleAction], cooldown: Duration? = nil, catchup: Catchup = .once, maxLate: Duration = .seconds(600)
     ) {
         self.id = id
@@ -40,6 +40,13 @@ public struct Rule: Sendable, Equatable {
         self.cooldown = cooldown
         self.catchup = catchup
         self.maxLate = maxLate
+    }
+
+    public static func == (a: Rule, b: Rule) -> Bool {
+        a.id == b.id && a.name == b.name && a.enabled == b.enabled
+            && a.triggers.count == b.triggers.count && zip(a.triggers, b.triggers).allSatisfy { $0.isEqual(to: $1) }
+            && a.conditions == b.conditions && a.actions == b.actions && a.cooldown == b.cooldown
+            && a.catchup == b.catchup && a.maxLate == b.maxLate
     }
 }
 

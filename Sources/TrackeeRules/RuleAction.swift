@@ -12,6 +12,9 @@ public enum RuleAction: Sendable, Equatable {
     case start(TimerTemplate)
     /// `stop:`: ensure no timer runs, saving the running one.
     case stop
+    /// `stop: {at: TEMPLATE}`: the same, the entry ending at the time the
+    /// template gives (any TIME FORMAT, such as `{{trigger.start + 8h}}`).
+    case stopAt(Template)
     /// `cancel:`: ensure no timer runs, discarding the running one.
     case cancel
     /// `notify: {title, body}` or `notify: TITLE`: show a desktop notification.
@@ -38,9 +41,9 @@ public struct TimerTemplate: Sendable, Equatable {
     }
 
     /// The timer parameters with every template filled from `values`.
-    func render(_ values: [String: String]) -> TimerParameters {
+    func render(_ values: [String: String], zone: Zone = .utc) -> TimerParameters {
         TimerParameters(
-            project: project?.render(values), client: client?.render(values),
-            description: description?.render(values) ?? "", tags: tags.map { $0.render(values) })
+            project: project?.render(values, zone: zone), client: client?.render(values, zone: zone),
+            description: description?.render(values, zone: zone) ?? "", tags: tags.map { $0.render(values, zone: zone) })
     }
 }

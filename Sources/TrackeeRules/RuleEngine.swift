@@ -5,7 +5,8 @@ import TrackeeCore
 /// by key) is the store's job.
 ///
 /// Rules are compiled once here: events find their rules through indexes
-/// (schedule events by rule id, focus events by mode and state) and
+/// (events made for a rule by its id, others by their kind's index key,
+/// such as a focus mode and state) and
 /// conditions are checked without parsing or allocating.
 ///
 ///     let engine = RuleEngine(rules: result.ruleSet.rules)
@@ -16,28 +17,24 @@ import TrackeeCore
 public struct RuleEngine: Sendable {
     private let rules: [CompiledRule]
     private let byID: [String: Int]
-    private let byFocus: [FocusKey: [Int]]
-    private let byPlace: [String: [Int]]
+    /// Rules by the ``TriggerIndex/key(_:)`` of their triggers, each rule
+    /// once per key, in rule order.
+    private let byKey: [String: [Int]]
 
     public init(rules: [Rule]) {
         let compiled = rules.filter(\.enabled).map(CompiledRule.init)
         var byID: [String: Int] = [:]
-        var byFocus: [FocusKey: [Int]] = [:]
-        var byPlace: [String: [Int]] = [:]
+        var byKey: [String: [Int]] = [:]
         for (index, rule) in compiled.enumerated() {
-            for case .place(let trigger) in rule.rule.triggers where byPlace[trigger.place]?.last != index {
-                byPlace[trigger.place, default: []].append(index)
-            }
             if byID[rule.rule.id] == nil { byID[rule.rule.id] = index }
-            for case .focus(let mode, let state) in rule.rule.triggers {
-                let key = FocusKey(mode: foldFocus(mode), state: state)
-                if byFocus[key]?.last != index { byFocus[key, default: []].append(index) }
+            for trigger in rule.rule.triggers {
+                guard case .key(let key) = trigger.index, byKey[key]?.last != index else { continue }
+                byKey[key, default: []].append(index)
             }
         }
         self.rules = compiled
         self.byID = byID
-        self.byFocus = byFocus
-        self.byPlace = byPlace
+        self.byKey = byKey
     }
 
     /// The firings `event` causes, in rule order.
@@ -78,31 +75,19 @@ public struct RuleEngine: Sendable {
         !candidates(for: event, zone: zone).isEmpty
     }
 
+    /// An event made for one rule looks at that rule; any other at the
+    /// rules filed under its index key. Either way a rule is a candidate
+    /// only when one of its triggers accepts the event.
     private func candidates(for event: TriggerEvent, zone: Zone) -> [Int] {
-        switch event.kind {
-        case .schedule(let id, let expression):
-            guard let index = byID[id], rules[index].rule.triggers.contains(.schedule(expression: expression))
-            else { return [] }
-            return [index]
-        case .focus(let mode, let state, _):
-            return byFocus[FocusKey(mode: foldFocus(mode), state: state)] ?? []
-        case .calendar(let id, let edge, let offset, let occurrence):
-            guard let index = byID[id], rules[index].rule.triggers.contains(where: {
-                guard case .calendar(let trigger) = $0 else { return false }
-                return trigger.edge == edge && trigger.offset == offset && trigger.accepts(occurrence) && trigger.time(of: occurrence, zone: zone) == event.time
-            }) else { return [] }
-            return [index]
-        case .place(let placeEvent):
-            return (byPlace[placeEvent.place] ?? []).filter { index in
-                rules[index].rule.triggers.contains { if case .place(let t) = $0 { t.accepts(placeEvent) } else { false } }
-            }
+        let filed: [Int]
+        if let id = event.rule {
+            guard let index = byID[id] else { return [] }
+            filed = [index]
+        } else {
+            filed = byKey[event.payload.indexKey] ?? []
         }
+        return filed.filter { index in rules[index].rule.triggers.contains { $0.accepts(event, zone: zone) } }
     }
-}
-
-private struct FocusKey: Hashable {
-    let mode: String
-    let state: FocusState
 }
 
 /// A rule with its conditions compiled.
@@ -127,26 +112,37 @@ private struct CompiledRule: Sendable {
         let values = event.templateValues(rule: rule.id, zone: zone)
         let label = rule.name.map { "rule \"\(rule.id)\" (\($0))" } ?? "rule \"\(rule.id)\""
         let trigger = event.summary
-        return Firing(
+        var refusal: String?
+        var firing = Firing(
             key: key, formerKey: event.formerFiringKey(rule: rule.id), time: event.time, trigger: trigger,
             description: "\(label): \(trigger) at \(values["time"]!)",
             actions: rule.actions.enumerated().map { index, action in
-                resolve(action, values: values, intentKey: key.intentKey(index), at: event.time)
+                resolve(action, values: values, intentKey: key.intentKey(index), at: event.time, zone: zone, refusal: &refusal)
             })
+        firing.refusal = refusal
+        return firing
     }
 
-    private func resolve(_ action: RuleAction, values: [String: String], intentKey: String, at time: Instant)
-        -> Firing.Action
+    private func resolve(_ action: RuleAction, values: [String: String], intentKey: String, at time: Instant, zone: Zone,
+                         refusal: inout String?) -> Firing.Action
     {
-        func intent(_ action: Intent.Action) -> Firing.Action {
-            .intent(Intent(action, at: time, source: .rule(rule.id), key: intentKey))
+        func intent(_ action: Intent.Action, at: Instant = time) -> Firing.Action {
+            .intent(Intent(action, at: at, source: .rule(rule.id), key: intentKey))
         }
         switch action {
-        case .start(let timer): return intent(.start(timer.render(values)))
+        case .start(let timer): return intent(.start(timer.render(values, zone: zone)))
         case .stop: return intent(.stop)
+        case .stopAt(let template):
+            let text = template.render(values, zone: zone)
+            do {
+                return intent(.stop, at: try TimeExpression.parse(text, now: time, zone: zone))
+            } catch {
+                refusal = "stop at \"\(text)\": not a time (\(template.source))"
+                return intent(.stop)
+            }
         case .cancel: return intent(.cancel)
-        case .notify(let title, let body): return .notify(title: title.render(values), body: body?.render(values))
-        case .run(let argv): return .run(argv: argv.map { $0.render(values) }, environment: environment(values))
+        case .notify(let title, let body): return .notify(title: title.render(values, zone: zone), body: body?.render(values, zone: zone))
+        case .run(let argv): return .run(argv: argv.map { $0.render(values, zone: zone) }, environment: environment(values))
         }
     }
 

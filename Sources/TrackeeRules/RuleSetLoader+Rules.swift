@@ -60,7 +60,7 @@ extension RuleSetLoader {
 
     /// `when:`, one trigger or a list. Also settles which template fields the
     /// rule's actions may use: those every one of its trigger kinds gives.
-    private func readTriggers(_ value: YAMLValue, _ reader: RuleFileReader) -> [Trigger] {
+    private func readTriggers(_ value: YAMLValue, _ reader: RuleFileReader) -> [any RuleTrigger] {
         guard let items = reader.oneOrMany(value) else { return [] }
         if items.isEmpty { reader.fail("expected at least one trigger, such as {at: \"Mon..Fri 09:00\"}", at: value) }
         let read = items.compactMap { TriggerKind.read($0, reader) }

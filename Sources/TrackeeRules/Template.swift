@@ -1,3 +1,5 @@
+import TrackeeCore
+
 /// Text with `{{trigger.FIELD}}` placeholders, filled from the event that
 /// fired a rule. Spaces inside the braces are allowed.
 ///
@@ -15,8 +17,12 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
 
     private enum Part: Sendable, Equatable {
         case text(String)
-        case field(String)
+        /// A field, and seconds added to it when it is a time (`+ 8h`).
+        case field(String, shift: Int64)
     }
+
+    /// Fields that hold a time, which `+ DURATION` and `- DURATION` shift.
+    static let timeFields: Set<String> = ["time", "start", "end"]
 
     /// Reads `source`; every `{{` must close and name `trigger.FIELD`, where
     /// FIELD is letters, digits and `_`. Which fields exist is the rule
@@ -30,14 +36,28 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
             guard let close = inside.firstRange(of: "}}") else {
                 throw TemplateError("\"{{\" is not closed; write {{trigger.FIELD}}, such as {{trigger.time}}")
             }
-            let placeholder = String(inside[..<close.lowerBound]).trimmingWhitespace()
+            var placeholder = String(inside[..<close.lowerBound]).trimmingWhitespace()
+            var shift: Int64 = 0
+            if let sign = placeholder.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+                let length = String(placeholder[placeholder.index(after: sign)...]).trimmingWhitespace()
+                guard let seconds = try? parseDuration(length).components.seconds else {
+                    throw TemplateError(
+                        "\"\(length)\" in \"{{\(inside[..<close.lowerBound])}}\" is not a length of time; write {{trigger.start + 8h}}")
+                }
+                shift = placeholder[sign] == "-" ? -seconds : seconds
+                placeholder = String(placeholder[..<sign]).trimmingWhitespace()
+            }
             let name = placeholder.dropFirst("trigger.".count)
             guard placeholder.hasPrefix("trigger."), !name.isEmpty, name.utf8.allSatisfy(Template.isNameByte) else {
                 throw TemplateError(
                     "\"{{\(inside[..<close.lowerBound])}}\" is not a template field; write {{trigger.FIELD}}, such as {{trigger.time}}"
                 )
             }
-            parts.append(.field(String(name)))
+            if shift != 0 && !Template.timeFields.contains(String(name)) {
+                throw TemplateError(
+                    "only a time (trigger.time, trigger.start, trigger.end) can be shifted by a length, not trigger.\(name)")
+            }
+            parts.append(.field(String(name), shift: shift))
             rest = inside[close.upperBound...]
         }
         if !rest.isEmpty { parts.append(.text(String(rest))) }
@@ -56,17 +76,24 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
 
     /// The names after `trigger.` that this template uses, in order.
     public var fields: [String] {
-        parts.compactMap { if case .field(let name) = $0 { name } else { nil } }
+        parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
     }
 
     /// The text with each field replaced by its value; a field without a
-    /// value becomes empty.
-    public func render(_ values: [String: String]) -> String {
+    /// value becomes empty. A shifted time is written in `zone` with its
+    /// offset; a shifted field that holds no time (a running entry's end)
+    /// becomes empty.
+    public func render(_ values: [String: String], zone: Zone = .utc) -> String {
         var text = ""
         for part in parts {
             switch part {
             case .text(let literal): text += literal
-            case .field(let name): text += values[name] ?? ""
+            case .field(let name, let shift) where shift == 0: text += values[name] ?? ""
+            case .field(let name, let shift):
+                guard let value = values[name], !value.isEmpty,
+                      let time = try? TimeExpression.parse(value, now: Instant(seconds: 0), zone: zone)
+                else { continue }
+                text += zone.iso8601(time + shift)
             }
         }
         return text

@@ -1,29 +1,75 @@
 import TrackeeCore
 
-/// What makes a rule fire. A rule file writes one as a mapping whose
-/// distinguishing key names the kind:
+/// What makes a rule fire: the trigger config a rule file wrote, one type
+/// per kind (``ScheduleTrigger``, ``FocusTrigger``, ``CalendarTrigger``,
+/// ``PlaceTrigger``), each in a file of its own with its ``TriggerKind``
+/// entry. A rule file writes one as a mapping whose distinguishing key
+/// names the kind:
 ///
 ///     when:
 ///       - at: "Mon..Fri 09:00"
 ///       - focus: deep
 ///         state: off
-public enum Trigger: Sendable, Equatable {
-    /// `at: EXPR`: a systemd calendar expression elapsed.
-    case schedule(expression: String)
-    /// `focus: MODE` with `state: on|off` (default on): that focus mode was
-    /// switched on or off. Modes compare without regard to case.
-    case focus(mode: String, state: FocusState)
-    /// `calendar: NAME`: an event in that calendar starts or ends.
-    case calendar(CalendarTrigger)
-    /// `arrive: PLACE` or `leave: PLACE`, with `for:` and `source:`.
-    case place(PlaceTrigger)
+public protocol RuleTrigger: Sendable {
+    /// How the engine finds the rules that may take an event.
+    var index: TriggerIndex { get }
+    /// Whether `event` is this trigger's (its kind, and every value the
+    /// trigger states). `zone` is the rules' zone.
+    func accepts(_ event: TriggerEvent, zone: Zone) -> Bool
+    /// Whether `other` is the same trigger.
+    func isEqual(to other: any RuleTrigger) -> Bool
+    /// What `rules check` shows: `ahead` are the trigger's next occurrences
+    /// when it has a timed source that could be read (empty for a disabled
+    /// rule), nil otherwise.
+    func checkView(ahead: [TriggerEvent]?, enabled: Bool, zone: Zone) -> TriggerCheckView
+}
+
+extension RuleTrigger where Self: Equatable {
+    public func isEqual(to other: any RuleTrigger) -> Bool { (other as? Self) == self }
+}
+
+/// Where the engine files a rule for one of its triggers.
+public enum TriggerIndex: Sendable, Hashable {
+    /// The trigger's events are made for its rule alone (a schedule, a
+    /// calendar edge) and name it: they look at that rule only.
+    case ruleOwned
+    /// Events whose ``TriggerPayload/indexKey`` is this look at the rule.
+    case key(String)
+}
+
+/// A trigger as `rules check` shows it: the fields of its JSON object and
+/// its line of text.
+public struct TriggerCheckView: Sendable, Equatable {
+    public var fields: [String: ViewValue]
+    public var text: String
+
+    public init(fields: [String: ViewValue], text: String) {
+        self.fields = fields
+        self.text = text
+    }
+}
+
+/// A JSON value of a view: text, a list, or an object.
+public indirect enum ViewValue: Sendable, Equatable, Encodable {
+    case text(String)
+    case list([ViewValue])
+    case object([String: ViewValue])
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .text(let text): try container.encode(text)
+        case .list(let items): try container.encode(items)
+        case .object(let fields): try container.encode(fields)
+        }
+    }
 }
 
 /// One kind of trigger: the key that names it in a rule file, the other keys
 /// it takes, the template fields its events give, and how to read it.
-/// Adding a kind means adding an entry to ``all``, a ``Trigger`` case, and
-/// its matching in ``RuleEngine``; each kind's reader lives in its own file
-/// when it is more than a few lines (``calendar``).
+/// A kind is its ``all`` entry, its trigger type (conforming to
+/// ``RuleTrigger``) and its event payload (``TriggerPayload``); the runtime
+/// finds its source through the trigger type's conformance.
 struct TriggerKind: Sendable {
     /// The distinguishing key, such as `at` or `focus`.
     let key: String
@@ -33,26 +79,13 @@ struct TriggerKind: Sendable {
     /// ``TriggerEvent/commonTemplateFields``; the keys of ``TriggerEvent/fields``.
     let fields: [String]
     /// Reads the trigger from a mapping that holds ``key`` and no unknown keys.
-    let read: @Sendable (YAMLFields, RuleFileReader) -> Trigger?
+    let read: @Sendable (YAMLFields, RuleFileReader) -> (any RuleTrigger)?
 
-    static let all: [TriggerKind] = [.schedule, .focus, .calendar, .arrive, .leave]
-
-    static let schedule = TriggerKind(key: "at", options: [], fields: ["at"]) { fields, reader in
-        guard let value = fields["at"] else { return nil }
-        return reader.parsed(value) { (text: String) throws(InvalidValue) in
-            if let problem = reader.validateSchedule(text) { throw InvalidValue(problem) }
-            return .schedule(expression: text)
-        }
-    }
-
-    static let focus = TriggerKind(key: "focus", options: ["state"], fields: ["mode", "state"]) { fields, reader in
-        guard let value = fields["focus"], let mode = reader.name(value, "focus mode") else { return nil }
-        guard let stateValue = fields["state"] else { return .focus(mode: mode, state: .on) }
-        return reader.parsed(stateValue, parseFocusState).map { .focus(mode: mode, state: $0) }
-    }
+    /// Every kind there is.
+    static let all: [TriggerKind] = [.schedule, .focus, .calendar, .arrive, .leave, .timer]
 
     /// Reads one item of `when`, and the kind it turned out to be.
-    static func read(_ value: YAMLValue, _ reader: RuleFileReader) -> (trigger: Trigger, kind: TriggerKind)? {
+    static func read(_ value: YAMLValue, _ reader: RuleFileReader) -> (trigger: any RuleTrigger, kind: TriggerKind)? {
         guard let entries = reader.entries(value),
             let named = reader.kindEntry(
                 value, entries, kinds: all.map(\.key), noun: "trigger",
@@ -64,7 +97,9 @@ struct TriggerKind: Sendable {
     }
 }
 
-private func parseFocusState(_ text: String) throws(InvalidValue) -> FocusState {
-    guard let state = FocusState(rawValue: text) else { throw InvalidValue("expected on or off, found \"\(text)\"") }
-    return state
+extension TriggerCheckView {
+    /// `, `-joined upcoming items, or what stands in for none.
+    static func shown(_ items: [String], enabled: Bool, none: String) -> String {
+        !enabled ? "disabled" : items.isEmpty ? none : items.joined(separator: ", ")
+    }
 }

@@ -18,14 +18,4 @@ extension TriggerEvent {
         return values
     }
 
-    /// The event in a few words for firing descriptions: `schedule Mon..Fri
-    /// 09:00`, `focus deep on`.
-    var summary: String {
-        switch kind {
-        case .schedule(_, let expression): "schedule \(expression)"
-        case .focus(let mode, let state, _): "focus \(mode) \(state.rawValue)"
-        case .calendar(_, let edge, _, let o): "calendar \(o.calendar) \"\(o.summary)\" \(edge.rawValue)"
-        case .place(let p): "\(p.transition.rawValue) \(p.place)" + (p.source == .owntracks ? " (OwnTracks)" : "")
-        }
-    }
 }

@@ -8,17 +8,11 @@ public struct FocusChange: Sendable, Equatable {
     public var mode: String?
     public var at: Instant
 
-    /// The trigger events the change makes: the previous mode going off,
-    /// then the new one coming on. Both share the change's sequence number.
-    public var events: [TriggerEvent] {
-        var events: [TriggerEvent] = []
-        if let previous {
-            events.append(TriggerEvent(.focus(mode: previous, state: .off, sequence: sequence), time: at))
-        }
-        if let mode {
-            events.append(TriggerEvent(.focus(mode: mode, state: .on, sequence: sequence), time: at))
-        }
-        return events
+    public init(sequence: Int64, previous: String?, mode: String?, at: Instant) {
+        self.sequence = sequence
+        self.previous = previous
+        self.mode = mode
+        self.at = at
     }
 }
 
@@ -93,8 +87,8 @@ extension Store {
     /// history shows beside each of its intents.
     ///
     /// A start naming a project that does not exist, under `newProjects:
-    /// .refuse`, applies none of the firing's intents but still records
-    /// the firing: the same occurrence is not retried at every pass, and
+    /// .refuse`, or a stop at a time before the running entry's start,
+    /// applies none of the firing's intents but still records the firing: the same occurrence is not retried at every pass, and
     /// the next one fires once the project exists.
     public func fire(
         key: FiringKey, formerKey: FiringKey? = nil, occurred: Instant, trigger: String, description: String,
@@ -115,12 +109,24 @@ extension Store {
                 // A savepoint, so a refusal after an earlier intent (a stop
                 // then a start) leaves neither applied.
                 try db.inSavepoint {
-                    results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects, firing: key) }
+                    results = try intents.map { intent in
+                        // A stop at a time the rule stated (not the
+                        // occurrence's own) before the running entry's
+                        // start is refused, not overtaken: the rule asked
+                        // for that end.
+                        if case .stop = intent.action, intent.at != occurred, let running = try runningRecord(db),
+                           intent.at.seconds < running.start {
+                            throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: intent.at)
+                        }
+                        return try apply(db, intent, now: now, newProjects: newProjects, firing: key)
+                    }
                     return .commit
                 }
             } catch let refusal as StoreError {
-                guard case .noSuchProject = refusal else { throw refusal }
-                return FiringOutcome(results: [], refused: refusal)
+                switch refusal {
+                case .noSuchProject, .endBeforeStart, .stopAfterNow: return FiringOutcome(results: [], refused: refusal)
+                default: throw refusal
+                }
             }
             return FiringOutcome(results: results)
         }

@@ -104,6 +104,17 @@ extension Store {
         }
     }
 
+    /// Entries that started in `(after, through]`, finished or running,
+    /// oldest first: what a trigger on the timer's own state looks at.
+    public func entries(startedAfter after: Instant, through: Instant) throws -> [Entry] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: Store.entrySelect + " WHERE e.start > ? AND e.start <= ? ORDER BY e.start, e.id",
+                arguments: [after.seconds, through.seconds]
+            ).map(Store.entry(from:))
+        }
+    }
+
     /// Seconds tracked inside `span`, entries clipped to it and the running
     /// entry counted up to `now`.
     public func total(in span: Timespan, now: Instant) throws -> Int64 {

@@ -46,27 +46,15 @@ extension Trackee {
                 var triggers: [TriggerView]
             }
 
+            /// A trigger's fields, as its kind gives them (``RuleTrigger/checkView(ahead:enabled:zone:)``):
             /// `{"at": EXPR, "next": [...]}`, `{"focus": MODE, "state": "on"}`
             /// or `{"calendar": NAME, "event": "start", "offset": "-2m", "upcoming": [...]}`.
             struct TriggerView: Encodable {
-                var at: String?
-                var next: [String]?
-                var focus: String?
-                var state: String?
-                var calendar: String?
-                var event: String?
-                var offset: String?
-                var upcoming: [UpcomingEvent]?
-                var place: String?
-                var transition: String?
-                var dwell: String?
-                var source: String?
-            }
+                var view: TriggerCheckView
 
-            /// A calendar firing ahead: when, and the event's summary.
-            struct UpcomingEvent: Encodable {
-                var time: String
-                var summary: String
+                func encode(to encoder: any Encoder) throws {
+                    try ViewValue.object(view.fields).encode(to: encoder)
+                }
             }
 
             func run() throws {
@@ -78,34 +66,9 @@ extension Trackee {
                     let automation = loaded.automation
                     let views = automation.ruleSet.rules.map { rule in
                         RuleView(id: rule.id, name: rule.name, enabled: rule.enabled, triggers: rule.triggers.map { trigger in
-                            switch trigger {
-                            case .schedule(let expression):
-                                let next = rule.enabled ? automation.elapses(
-                                    rule: rule.id, expression: expression, after: session.now, count: count, zone: session.zone
-                                ).map { session.zone.iso8601($0) } : []
-                                return TriggerView(at: expression, next: next)
-                            case .focus(let mode, let state):
-                                return TriggerView(focus: mode, state: state.rawValue)
-                            case .calendar(let t):
-                                // A calendar that could not be read has no
-                                // events to list: the error says so, once.
-                                let read = automation.calendars[t.calendar] != nil
-                                let upcoming = rule.enabled && read ? automation.upcoming(after: session.now, count: count, zone: session.zone) {
-                                    guard case .calendar(rule.id, t.edge, t.offset, let o) = $0.kind else { return false }
-                                    return t.accepts(o) && t.time(of: o, zone: session.zone) == $0.time
-                                } : []
-                                return TriggerView(
-                                    calendar: t.calendar, event: t.edge.rawValue, offset: t.offset == 0 ? nil : t.offsetText,
-                                    upcoming: !read ? nil : upcoming.map { event in
-                                        guard case .calendar(_, _, _, let o) = event.kind else { return UpcomingEvent(time: "", summary: "") }
-                                        return UpcomingEvent(time: session.zone.iso8601(event.time), summary: o.summary)
-                                    })
-                            case .place(let t):
-                                return TriggerView(
-                                    place: t.place, transition: t.transition.rawValue,
-                                    dwell: t.dwell == 0 ? nil : CalendarTrigger(calendar: "", offset: t.dwell).offsetText.replacingOccurrences(of: "+", with: ""),
-                                    source: t.source == .fixes ? nil : t.source.rawValue)
-                            }
+                            let ahead = automation.upcoming(of: trigger, rule: rule, after: session.now, count: count,
+                                                            zone: session.zone)
+                            return TriggerView(view: trigger.checkView(ahead: ahead, enabled: rule.enabled, zone: session.zone))
                         })
                     }
                     let summary = "\(counted(views.count, "rule")), \(counted(loaded.errors.count, "error"))"
@@ -117,7 +80,7 @@ extension Trackee {
                         for rule in views {
                             session.out.line("rule \"\(rule.id)\"" + (rule.name.map { " (\($0))" } ?? "")
                                              + (rule.enabled ? "" : " [disabled]"))
-                            for trigger in rule.triggers { session.out.line("  " + Self.describe(trigger, enabled: rule.enabled)) }
+                            for trigger in rule.triggers { session.out.line("  " + trigger.view.text) }
                         }
                     }
                     guard loaded.errors.isEmpty else {
@@ -130,25 +93,6 @@ extension Trackee {
                     }
                     if !session.out.json { session.out.line(summary) }
                 }
-            }
-
-            /// `at Mon..Fri 09:00: 2026-11-23T09:00:00+01:00, …`,
-            /// `calendar work start -2m: 2026-11-24T09:28:00+01:00 Standup, …`.
-            static func describe(_ trigger: TriggerView, enabled: Bool) -> String {
-                if let at = trigger.at, let next = trigger.next {
-                    let shown = !enabled ? "disabled" : next.isEmpty ? "never fires again" : next.joined(separator: ", ")
-                    return "at \(at): \(shown)"
-                }
-                if let focus = trigger.focus, let state = trigger.state { return "focus \(focus) \(state)" }
-                if let place = trigger.place, let transition = trigger.transition {
-                    return "\(transition) \(place)" + (trigger.dwell.map { " for \($0)" } ?? "")
-                        + (trigger.source.map { " (\($0))" } ?? "")
-                }
-                let head = "calendar \(trigger.calendar ?? "") \(trigger.event ?? "start")" + (trigger.offset.map { " \($0)" } ?? "")
-                guard let upcoming = trigger.upcoming else { return "\(head): not read (see the error above)" }
-                let shown = !enabled ? "disabled" : upcoming.isEmpty ? "no event ahead within a year"
-                    : upcoming.map { "\($0.time) \($0.summary)" }.joined(separator: ", ")
-                return "\(head): \(shown)"
             }
 
             private func counted(_ n: Int, _ noun: String) -> String {
@@ -170,32 +114,27 @@ extension Trackee {
             @Option(parsing: .unconditional, help: "List firings after this time instead of now; see TIME FORMATS.")
             var from: String?
 
-            /// A schedule firing has `expression`; a calendar one `calendar`,
-            /// `event` and `summary`.
+            /// The time, the rule, and what the event's kind shows of it
+            /// (``TriggerPayload/upcomingFields``): a schedule firing has
+            /// `expression`; a calendar one `calendar`, `event` and `summary`.
             struct View: Encodable {
                 var time: String
                 var rule: String
-                var expression: String?
-                var calendar: String?
-                var event: String?
-                var summary: String?
+                var fields: [String: String]
+                var text: String
 
                 init(_ event: TriggerEvent, zone: Zone) {
                     time = zone.iso8601(event.time)
                     rule = event.rule ?? ""
-                    switch event.kind {
-                    case .schedule(_, let expression): self.expression = expression
-                    case .calendar(_, let edge, _, let o):
-                        calendar = o.calendar
-                        self.event = edge.rawValue
-                        summary = o.summary
-                    case .focus, .place: break
-                    }
+                    fields = event.payload.upcomingFields
+                    text = "\(time)  \(rule)  \(event.payload.upcomingText)"
                 }
 
-                var text: String {
-                    if let expression { return "\(time)  \(rule)  \(expression)" }
-                    return "\(time)  \(rule)  calendar \(calendar ?? ""): \(summary ?? "") (\(event ?? "start"))"
+                func encode(to encoder: any Encoder) throws {
+                    var object = fields.mapValues(ViewValue.text)
+                    object["time"] = .text(time)
+                    object["rule"] = .text(rule)
+                    try ViewValue.object(object).encode(to: encoder)
                 }
             }
 

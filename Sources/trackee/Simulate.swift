@@ -41,8 +41,11 @@ extension Trackee {
                 let start = try session.time(from, option: "--from")
                 let end = try session.time(to, option: "--to")
                 guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
-                let timeline = try (automation.occurrences(after: start - 1, through: end, zone: session.zone).map(Step.trigger)
-                    + readEvents(session, from: start, to: end) + readFeed(session, automation, from: start, to: end)).enumerated()
+                // Timed occurrences are played as the simulated store makes
+                // them (a timer's running_for needs the timer the simulation
+                // started), so only the other steps are laid out ahead.
+                let timeline = try (readEvents(session, from: start, to: end) + readFeed(session, automation, from: start, to: end))
+                    .enumerated()
                     .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
                     .map(\.element)
 
@@ -51,13 +54,13 @@ extension Trackee {
                 let store = try Store(path: scratch.path + "/simulation.sqlite3")
                 let runner = session.runner(store, performSideEffects: false)
                 let count = automation.ruleSet.rules.filter(\.enabled).count
-                let events = timeline.count { if case .places = $0 { false } else { true } }
-                if !session.out.json {
-                    session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
-                                     + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
-                }
+                var events = timeline.count { if case .places = $0 { false } else { true } }
                 var firings: [FiringView] = []
-                for step in timeline {
+                var lines: [String] = []
+                /// Whether the step applied an intent, which may change
+                /// what timed sources see.
+                @discardableResult
+                func play(_ step: Step) throws -> Bool {
                     let reports: [Runner.Report]
                     switch step {
                     case .trigger(let event):
@@ -65,17 +68,48 @@ extension Trackee {
                     case .focus(let mode, let state, let at):
                         guard case .changed(_, let fired) = try runner.focus(
                             mode, state, automation: automation, at: at, source: .simulate)
-                        else { continue }
+                        else { return false }
                         reports = fired
                     case .places(let trackers, _):
                         try store.savePlaceTrackers(trackers)
-                        continue
+                        return false
                     }
                     if session.out.json {
                         firings += reports.map { FiringView(simulated: $0, session: session) }
                     } else {
-                        for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
+                        for report in reports { lines += session.dryRunLines(report) }
                     }
+                    return reports.contains { if case .fired(let results) = $0.status { !results.isEmpty } else { false } }
+                }
+                // Before each step, and at the end, the timed occurrences due
+                // by then, in time order; when an instant's firings changed
+                // the store, the rest is looked at again from there.
+                var played = start - 1
+                for step in timeline.map(Optional.some) + [nil] {
+                    let through = step?.time ?? end
+                    look: while played < through {
+                        let due = automation.occurrences(after: played, through: through, zone: session.zone,
+                                                         state: runner.state)
+                        var index = 0
+                        while index < due.count {
+                            let instant = due[index].time
+                            var changed = false
+                            while index < due.count && due[index].time == instant {
+                                changed = try play(.trigger(due[index])) || changed
+                                events += 1
+                                index += 1
+                            }
+                            played = instant
+                            if changed { continue look }
+                        }
+                        played = through
+                    }
+                    if let step { try play(step) }
+                }
+                if !session.out.json {
+                    session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
+                                     + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
+                    for line in lines { session.out.line(line) }
                 }
                 if session.out.json {
                     try emitSimulation(store, from: start, to: end, rules: count, events: events, firings: firings, session)

@@ -39,7 +39,7 @@ extension Trackee {
                 let automation = try session.strictRules(rules)
                 let now = try self.now.map { try session.time($0, option: "--now") } ?? session.now
                 let store = try session.openStore()
-                if self.now != nil, let last = try store.watermark(Runner.scheduleWatermark), now < last {
+                if self.now != nil, let last = try session.runner(store).timedWatermark(), now < last {
                     // The window would run backwards; a past window is
                     // simulate's, which leaves the store alone.
                     throw CommandFailure.refused(

@@ -135,6 +135,9 @@ import Testing
             enabled: false
             when: {leave: client, source: owntracks}
             do: [stop]
+          - id: long-docs
+            when: {timer: {running_for: 4h}, project: Docs, client: Acme, tag: a}
+            do: [{stop: {at: "{{trigger.start + 4h}}"}}]
         """
 
     /// A Toggl Track target, for `sync status` and `sync backfill`, which

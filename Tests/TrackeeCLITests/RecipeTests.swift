@@ -114,6 +114,13 @@ import Testing
             "  at *-*-* 19:00: 2026-11-20T19:00:00+01:00, 2026-11-21T19:00:00+01:00, 2026-11-22T19:00:00+01:00",
             "1 rule, no errors",
         ],
+        "forgotten-timer.yaml": [
+            #"rule "long-timer" (Timer running long)"#,
+            "  timer running for 4h",
+            #"rule "overnight" (Forgotten overnight)"#,
+            "  timer running for 10h",
+            "2 rules, no errors",
+        ],
         "focus-tracking.yaml": [
             #"rule "focus-deep" (Deep work)"#,
             "  focus deep on",
@@ -191,7 +198,7 @@ import Testing
         #expect(check.status == 0, "\(check)")
         #expect(check.stderr == "")
         let eachFile = Self.checked.keys.sorted().flatMap { Self.checked[$0]!.dropLast() }
-        #expect(check.lines == eachFile + ["16 rules, no errors"])
+        #expect(check.lines == eachFile + ["18 rules, no errors"])
 
         let next = try t.run("rules", "next", "--count", "6")
         #expect(next.status == 0, "\(next)")
@@ -380,6 +387,29 @@ import Testing
                "running": false, "source": "cli"}
             ]
             """))
+    }
+
+    @Test func forgottenTimerWarnsAtFourHoursAndEndsAnOvernightTimerAtEight() throws {
+        let t = try Sandbox()
+        let recipe = Self.rule("forgotten-timer.yaml")
+        #expect(try tick(t, recipe, at: "2026-11-23 08:00").status == 0)
+        #expect(try t.run(["start", "-p", "Docs"], now: "2026-11-23 18:00").status == 0)
+        let warned = try tick(t, recipe, at: "2026-11-23 22:00")
+        #expect(warned.lines == ["fired long-timer at 2026-11-23T22:00:00+01:00"])
+        #expect(warned.stderr == notification(
+            "Docs has run for 4h 00m", rule: "long-timer", key: "long-timer@timer:running_for:1:14400"))
+        // Asleep from 22:00 to 07:30: the 04:00 edge fires late, the entry ends at 02:00.
+        let morning = try tick(t, recipe, at: "2026-11-24 07:30")
+        #expect(morning.lines == ["fired overnight at 2026-11-24T04:00:00+01:00: stopped Docs"])
+        #expect(morning.stderr == notification(
+            "Timer stopped: Docs ran overnight; it ends at 2026-11-24T02:00:00+01:00",
+            rule: "overnight", key: "overnight@timer:running_for:1:36000"))
+        #expect(try entries(t, at: "2026-11-24 07:30") == json("""
+            [{"id": 1, "project": "Docs", "description": "", "tags": [], "billable": false,
+              "start": "2026-11-23T18:00:00+01:00", "end": "2026-11-24T02:00:00+01:00", "duration_seconds": 28800,
+              "running": false, "source": "cli"}]
+            """))
+        #expect(try tick(t, recipe, at: "2026-11-24 08:00").lines == ["nothing due from 2026-11-24T07:30:00+01:00 to 2026-11-24T08:00:00+01:00"])
     }
 
     @Test func theReminderNotifiesOnFridayAfternoonAndNeverTouchesTheTimer() throws {
@@ -628,6 +658,7 @@ import Testing
             "location/walk-to-office.nmea",
             "rules/end-of-day.yaml",
             "rules/focus-tracking.yaml",
+            "rules/forgotten-timer.yaml",
             "rules/lunch-break.yaml",
             "rules/meetings.yaml",
             "rules/office-arrive-leave.yaml",

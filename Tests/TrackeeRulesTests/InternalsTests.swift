@@ -19,6 +19,10 @@ struct InternalsTests {
             "leave": TriggerEvent(
                 .place(PlaceEvent(place: "office", transition: .leave, fix: Fix(time: Instant(seconds: 0), latitude: 50, longitude: 14))),
                 time: Instant(seconds: 0)),
+            "timer": TriggerEvent(
+                .timer(.started, entry: Entry(id: 1, project: "Docs", client: nil, description: "", tags: [],
+                                              start: Instant(seconds: 0), end: nil, source: "cli")),
+                time: Instant(seconds: 0)),
         ]
         #expect(Set(TriggerKind.all.map(\.key)) == Set(events.keys))
         for kind in TriggerKind.all {

@@ -13,19 +13,15 @@ import TrackeeCore
 
         let work = try #require(try t.store.setFocus("work", at: nine, source: .cli))
         #expect(work == FocusChange(sequence: 1, previous: nil, mode: "work", at: nine))
-        #expect(work.events == [TriggerEvent(.focus(mode: "work", state: .on, sequence: 1), time: nine)])
 
         #expect(try t.store.setFocus("WORK", at: at(minutes: 5), source: .cli) == nil)
         #expect(try t.store.focus() == Focus(mode: "work", sequence: 1, changed: nine))
 
         let meeting = try #require(try t.store.setFocus("meeting", at: at(minutes: 10), source: .cli))
-        #expect(meeting.events == [
-            TriggerEvent(.focus(mode: "work", state: .off, sequence: 2), time: at(minutes: 10)),
-            TriggerEvent(.focus(mode: "meeting", state: .on, sequence: 2), time: at(minutes: 10)),
-        ])
+        #expect(meeting == FocusChange(sequence: 2, previous: "work", mode: "meeting", at: at(minutes: 10)))
 
         let cleared = try #require(try t.store.setFocus(nil, at: at(minutes: 20), source: .stdin))
-        #expect(cleared.events == [TriggerEvent(.focus(mode: "meeting", state: .off, sequence: 3), time: at(minutes: 20))])
+        #expect(cleared == FocusChange(sequence: 3, previous: "meeting", mode: nil, at: at(minutes: 20)))
         #expect(try t.store.setFocus(nil, at: at(minutes: 30), source: .cli) == nil)
         #expect(try t.store.focus() == Focus(mode: nil, sequence: 3, changed: at(minutes: 20)))
     }
