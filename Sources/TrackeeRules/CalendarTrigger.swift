@@ -152,7 +152,8 @@ final class CompiledRegex: @unchecked Sendable {
 extension TriggerKind {
     static let calendar = TriggerKind(
         key: "calendar", options: ["event", "offset", "match", "all_day"],
-        fields: ["calendar", "uid", "summary", "description", "location", "categories", "category", "start", "end", "all_day"]
+        fields: ["calendar", "uid", "summary", "description", "location", "categories", "category", "start", "end", "all_day"],
+        timeFields: ["start", "end"]
     ) { fields, reader in
         guard let value = fields["calendar"], let name = reader.name(value, "calendar") else { return nil }
         var trigger = CalendarTrigger(calendar: name)

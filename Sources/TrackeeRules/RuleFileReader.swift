@@ -17,6 +17,9 @@ final class RuleFileReader {
     /// The fields templates in the current rule may use; nil when its
     /// triggers could not be read, which leaves fields unchecked.
     var templateFields: [String]?
+    /// Those of ``templateFields`` that hold a time, which a template may
+    /// shift by a length.
+    var templateTimeFields: [String]?
     private(set) var errors: [RuleError] = []
     /// Calendar names triggers use, checked against `calendars:` once every
     /// file is read (a calendar may be defined in another file).
@@ -214,6 +217,12 @@ final class RuleFileReader {
                 message += "; this rule's triggers give " + known.map { "trigger." + $0 }.joined(separator: ", ")
             }
             fail(message, at: value)
+            return nil
+        }
+        let times = templateTimeFields ?? ["time"]
+        for field in template.shiftedFields where !times.contains(field) {
+            let list = times.map { "trigger." + $0 }.joined(separator: ", ")
+            fail("only a time (\(list)) can be shifted by a length, not trigger.\(field)", at: value)
             return nil
         }
         return template

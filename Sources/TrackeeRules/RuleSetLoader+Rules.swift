@@ -25,6 +25,7 @@ extension RuleSetLoader {
         let id = value.node.mapping?["id"]?.scalar.map(\.string).flatMap { Self.isValidID($0) ? $0 : nil }
         reader.rule = id
         reader.templateFields = nil
+        reader.templateTimeFields = nil
         let before = reader.errors.count
         guard
             let fields = reader.fields(id == nil ? value : YAMLValue(node: value.node, path: ""), known: Self.ruleKeys)
@@ -68,6 +69,8 @@ extension RuleSetLoader {
             reader.templateFields =
                 TriggerEvent.commonTemplateFields
                 + first.kind.fields.filter { field in read.allSatisfy { $0.kind.fields.contains(field) } }
+            reader.templateTimeFields =
+                ["time"] + first.kind.timeFields.filter { field in read.allSatisfy { $0.kind.timeFields.contains(field) } }
         }
         return read.map(\.trigger)
     }

@@ -21,9 +21,6 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
         case field(String, shift: Int64)
     }
 
-    /// Fields that hold a time, which `+ DURATION` and `- DURATION` shift.
-    static let timeFields: Set<String> = ["time", "start", "end"]
-
     /// Reads `source`; every `{{` must close and name `trigger.FIELD`, where
     /// FIELD is letters, digits and `_`. Which fields exist is the rule
     /// loader's business.
@@ -53,10 +50,6 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
                     "\"{{\(inside[..<close.lowerBound])}}\" is not a template field; write {{trigger.FIELD}}, such as {{trigger.time}}"
                 )
             }
-            if shift != 0 && !Template.timeFields.contains(String(name)) {
-                throw TemplateError(
-                    "only a time (trigger.time, trigger.start, trigger.end) can be shifted by a length, not trigger.\(name)")
-            }
             parts.append(.field(String(name), shift: shift))
             rest = inside[close.upperBound...]
         }
@@ -72,6 +65,12 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
             true
         default: false
         }
+    }
+
+    /// The fields shifted by a length (`{{trigger.start + 8h}}`), in order:
+    /// the rule loader checks that each holds a time for the rule's kinds.
+    public var shiftedFields: [String] {
+        parts.compactMap { if case .field(let name, let shift) = $0, shift != 0 { name } else { nil } }
     }
 
     /// The names after `trigger.` that this template uses, in order.

@@ -92,7 +92,8 @@ extension RuleTrigger where Self == TimerTrigger {
 extension TriggerKind {
     static let timer = TriggerKind(
         key: "timer", options: ["project", "client", "tag"],
-        fields: ["transition", "entry", "project", "client", "description", "tags", "start", "end", "elapsed"]
+        fields: ["transition", "entry", "project", "client", "description", "tags", "start", "end", "elapsed"],
+        timeFields: ["start", "end"]
     ) { fields, reader in
         guard let value = fields["timer"], let edge = readEdge(value, reader) else { return nil }
         var trigger = TimerTrigger(edge)

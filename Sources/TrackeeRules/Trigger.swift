@@ -78,6 +78,9 @@ struct TriggerKind: Sendable {
     /// The fields its events give `{{trigger.FIELD}}` besides
     /// ``TriggerEvent/commonTemplateFields``; the keys of ``TriggerEvent/fields``.
     let fields: [String]
+    /// Those of ``fields`` that hold a time, which a template may shift
+    /// (`{{trigger.start + 8h}}`); `time` is one for every kind.
+    var timeFields: [String] = []
     /// Reads the trigger from a mapping that holds ``key`` and no unknown keys.
     let read: @Sendable (YAMLFields, RuleFileReader) -> (any RuleTrigger)?
 

@@ -90,3 +90,31 @@ import TrackeeCore
         ])
     }
 }
+
+/// Which fields a template may shift is each kind's to say, not a list in
+/// the template reader: a calendar edge's start shifts, a schedule's `at`
+/// does not, and a rule with two kinds may shift only what both give.
+@Suite struct ShiftedFieldTests {
+    private func errors(_ when: String, _ text: String) -> [String] {
+        RuleSet.load([RuleFile(path: "rules.yaml", text: """
+            calendars:
+              work: work.ics
+            rules:
+              - id: a
+                when: \(when)
+                do: [{notify: "\(text)"}]
+            """)], validateSchedule: stubValidateSchedule).errors.map(\.description)
+    }
+
+    @Test func eachKindNamesItsOwnTimeFields() {
+        #expect(errors("{calendar: work}", "{{trigger.start - 5m}} {{trigger.end + 1h}}") == [])
+        #expect(errors("{at: \\\"09:00\\\"}", "{{trigger.time + 1h}}") == [])
+        #expect(errors("{at: \\\"09:00\\\"}", "{{trigger.at + 1h}}") == [
+            "rules.yaml:6:19: rule \"a\": do[0].notify: only a time (trigger.time) can be shifted by a length, not trigger.at"
+        ])
+        #expect(errors("[{calendar: work}, {timer: started}]", "{{trigger.start + 1h}}") == [])
+        #expect(errors("[{calendar: work}, {focus: deep}]", "{{trigger.start + 1h}}") == [
+            "rules.yaml:6:19: rule \"a\": do[0].notify: unknown template field \"trigger.start\"; this rule's triggers give trigger.kind, trigger.time, trigger.rule"
+        ])
+    }
+}
