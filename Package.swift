@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "TrackeeDaemonTests",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeDaemon", "TrackeeTestSupport",
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeDaemon", "TrackeeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),

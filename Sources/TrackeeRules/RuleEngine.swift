@@ -14,10 +14,10 @@ import TrackeeCore
 ///         try store.fire(key: firing.key, …)
 ///     }
 public struct RuleEngine: Sendable {
-    private let rules: [CompiledRule]
+    let rules: [CompiledRule]
     private let byID: [String: Int]
     private let byFocus: [FocusKey: [Int]]
-    private let byPlace: [String: [Int]]
+    let byPlace: [String: [Int]]
 
     public init(rules: [Rule]) {
         let compiled = rules.filter(\.enabled).map(CompiledRule.init)
@@ -78,7 +78,7 @@ public struct RuleEngine: Sendable {
         !candidates(for: event, zone: zone).isEmpty
     }
 
-    private func candidates(for event: TriggerEvent, zone: Zone) -> [Int] {
+    func candidates(for event: TriggerEvent, zone: Zone) -> [Int] {
         switch event.kind {
         case .schedule(let id, let expression):
             guard let index = byID[id], rules[index].rule.triggers.contains(.schedule(expression: expression))
@@ -106,7 +106,7 @@ private struct FocusKey: Hashable {
 }
 
 /// A rule with its conditions compiled.
-private struct CompiledRule: Sendable {
+struct CompiledRule: Sendable {
     let rule: Rule
     let checks: [Check]
     let cooldownSeconds: Int64?

@@ -90,32 +90,53 @@ extension Store {
     /// .refuse`, applies none of the firing's intents but still records
     /// the firing: the same occurrence is not retried at every pass, and
     /// the next one fires once the project exists.
+    ///
+    /// `trace`, when given, is recorded in the same transaction with what
+    /// became of the firing filled in (already fired, refused, each intent's
+    /// outcome), after `pending` traces, and pruned to `keepTraces`.
     public func fire(
         key: String, formerKey: String? = nil, rule: String, occurred: Instant, description: String, intents: [Intent],
-        now: Instant, newProjects: NewProjects = .create
+        now: Instant, newProjects: NewProjects = .create, trace: RuleTrace? = nil, pending: [RuleTrace] = [],
+        keepTraces: Int = RuleTrace.defaultKept
     ) throws -> FiringOutcome? {
         try write { db -> FiringOutcome? in
-            let seen = try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
-                arguments: [key, formerKey]) ?? false
-            if seen { return nil }
-            try db.execute(
-                sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, ?, ?, ?, ?)",
-                arguments: [key, rule, occurred.seconds, now.seconds, description])
-            var results: [IntentResult] = []
-            do {
-                // A savepoint, so a refusal after an earlier intent (a stop
-                // then a start) leaves neither applied.
-                try db.inSavepoint {
-                    results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects) }
-                    return .commit
-                }
-            } catch let refusal as StoreError {
-                guard case .noSuchProject = refusal else { throw refusal }
-                return FiringOutcome(results: [], refused: refusal)
+            let outcome = try fire(
+                db, key: key, formerKey: formerKey, rule: rule, occurred: occurred, description: description,
+                intents: intents, now: now, newProjects: newProjects)
+            if var trace {
+                trace.record(outcome)
+                try insert(db, pending + [trace], keep: keepTraces)
+            } else {
+                try insert(db, pending, keep: keepTraces)
             }
-            return FiringOutcome(results: results)
+            return outcome
         }
+    }
+
+    private func fire(
+        _ db: Database, key: String, formerKey: String?, rule: String, occurred: Instant, description: String,
+        intents: [Intent], now: Instant, newProjects: NewProjects
+    ) throws -> FiringOutcome? {
+        let seen = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
+            arguments: [key, formerKey]) ?? false
+        if seen { return nil }
+        try db.execute(
+            sql: "INSERT INTO rule_firing (key, rule, occurred, fired, description) VALUES (?, ?, ?, ?, ?)",
+            arguments: [key, rule, occurred.seconds, now.seconds, description])
+        var results: [IntentResult] = []
+        do {
+            // A savepoint, so a refusal after an earlier intent (a stop
+            // then a start) leaves neither applied.
+            try db.inSavepoint {
+                results = try intents.map { try apply(db, $0, now: now, newProjects: newProjects) }
+                return .commit
+            }
+        } catch let refusal as StoreError {
+            guard case .noSuchProject = refusal else { throw refusal }
+            return FiringOutcome(results: [], refused: refusal)
+        }
+        return FiringOutcome(results: results)
     }
 
     /// Whether a firing key is in the ledger.

@@ -138,7 +138,7 @@ struct FeedRun {
             store = try session.openStore()
         }
         let stored = try store.placeTrackers()
-        runner = session.runner(store, performSideEffects: !dryRun)
+        runner = session.runner(store, performSideEffects: !dryRun, batchTraces: true)
         source = PlaceSource(automation, stored: stored, defaultAccuracy: session.settings.defaultAccuracy)
     }
 
@@ -185,9 +185,14 @@ struct FeedRun {
             // rule's dwell, at a place no place: condition names) only
             // keeps the place's state: it is not shown or counted, so feed,
             // its dry run and simulate --feed report the same transitions.
+            // Kept as a trace all the same, so `rules why` can say no rule
+            // waited for it.
             guard automation.engine.considers(event, zone: session.zone)
                 || (p.dwell == 0 && p.source == .fixes && conditionPlaces.contains(p.place))
-            else { continue }
+            else {
+                if let trace = automation.engine.unawaited(event, noticed: max(session.now, event.time)) { runner.record(trace) }
+                continue
+            }
             // One place crossing is one transition, however many dwells
             // (`for:`) the rules watch it with.
             let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.source.rawValue)"
@@ -236,6 +241,7 @@ struct FeedRun {
     /// Stores every tracker (with the last fix each took) and prints the
     /// counts.
     mutating func finish() throws {
+        runner.flushTraces()
         if !dryRun { try store.savePlaceTrackers(source.trackersToStore) }
         if warnings > Self.shownWarnings {
             writeAll(2, "trackee: … and \(warnings - Self.shownWarnings) more ignored line\(warnings - Self.shownWarnings == 1 ? "" : "s")\n")

@@ -35,6 +35,9 @@ extension Trackee {
         @Option(help: "A recorded track (any format trackee feed reads) played through the places' geofences.")
         var feed: String?
 
+        @Flag(help: "After each event, print why each rule it reached fired or did not, as `trackee rules why` does.")
+        var why = false
+
         func run() throws {
             try Session.run(common) { session in
                 let automation = try session.strictRules(rules)
@@ -57,6 +60,8 @@ extension Trackee {
                                      + "\(count) rule\(count == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s")")
                 }
                 var firings: [FiringView] = []
+                var traces: [TraceView] = []
+                var lastTrace: Int64 = 0
                 for step in timeline {
                     let reports: [Runner.Report]
                     switch step {
@@ -76,9 +81,23 @@ extension Trackee {
                     } else {
                         for report in reports { for line in session.dryRunLines(report) { session.out.line(line) } }
                     }
+                    guard why else { continue }
+                    let (new, last) = try store.traces(after: lastTrace)
+                    lastTrace = last
+                    let views = new.map { TraceView($0, zone: session.zone) }
+                    if session.out.json {
+                        traces += views
+                    } else {
+                        // Under the firings of the same event, each trace's
+                        // header marked and its steps indented below it.
+                        for view in views {
+                            for (index, line) in view.lines.enumerated() { session.out.line((index == 0 ? "  why: " : "    ") + line) }
+                        }
+                    }
                 }
                 if session.out.json {
-                    try emitSimulation(store, from: start, to: end, rules: count, events: events, firings: firings, session)
+                    try emitSimulation(store, from: start, to: end, rules: count, events: events, firings: firings,
+                                       traces: why ? traces : nil, session)
                 } else {
                     try printTimesheet(store, from: start, to: end, session)
                 }
@@ -163,6 +182,8 @@ extension Trackee {
             var rules: Int
             var events: Int
             var firings: [FiringView]
+            /// With --why only: every trace, oldest first.
+            var traces: [TraceView]?
             var entries: [EntryView]
             var totals: [Total]
             var total_seconds: Int64
@@ -176,7 +197,7 @@ extension Trackee {
         }
 
         private func emitSimulation(_ store: Store, from: Instant, to: Instant, rules: Int, events: Int,
-                                    firings: [FiringView], _ session: Session) throws {
+                                    firings: [FiringView], traces: [TraceView]?, _ session: Session) throws {
             let entries = try store.log(limit: 10_000).reversed().map { e in
                 var view = EntryView(e, session: session)
                 // A timer still running counts up to the end of the window, not to the real now.
@@ -186,7 +207,7 @@ extension Trackee {
             let summary = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
             session.out.emit(View(
                 from: session.zone.iso8601(from), to: session.zone.iso8601(to), rules: rules, events: events,
-                firings: firings, entries: entries,
+                firings: firings, traces: traces, entries: entries,
                 totals: summary.lines.map { Total(project: $0.name, client: $0.client, seconds: $0.seconds) },
                 total_seconds: summary.seconds))
         }
