@@ -108,7 +108,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.lines.prefix(10) == [
             "simulating 2026-11-23T08:00:00+01:00 – 2026-11-23T10:00:00+01:00, 3 rules, 2 events",
-            "2026-11-23T09:00:00+01:00  office-hours: would start Office",
+            "2026-11-23T09:00:00+01:00  office-hours  started Office",
             "  why: 2026-11-23T09:00:00+01:00  office-hours  schedule Mon..Fri 09:00",
             "      fired: office-hours@at:1795420800",
             "      do start Office: started (office-hours@at:1795420800#0)",
