@@ -13,8 +13,9 @@ extension RuleEngine {
     /// ``evaluate(_:zone:snapshot:)`` with the reasons: the same firings, in
     /// the same order, each candidate rule with its trace (every condition
     /// checked with its inputs, not only up to the first false one), and
-    /// one trace with no rule when no rule waits for `event`. Pure, like
-    /// `evaluate`; `noticed` is only written into the traces.
+    /// when no rule takes `event`, the one trace ``unawaited(_:noticed:)``
+    /// gives, if any. Pure, like `evaluate`; `noticed` is only written
+    /// into the traces.
     ///
     ///     for answer in engine.explain(event, zone: zone, noticed: now, snapshot: { snapshot }) {
     ///         print(answer.trace.verdict)  // fired, condition-false, cooling-down, no-rule
