@@ -128,7 +128,9 @@ public struct Runner: Sendable {
         log[metadataKey: "rule.id"] = "\(firing.rule)"
         log[metadataKey: "firing.key"] = "\(firing.key)"
         let results: [IntentResult]
-        let pending = traceLog.take()
+        // A feed's traces wait for their batch; a one-shot command's go
+        // with the firing, one transaction for the event.
+        let pending = batchTraces ? [] : traceLog.take()
         do {
             guard let outcome = try store.fire(
                 key: firing.key, formerKey: firing.formerKey, rule: firing.rule, occurred: firing.time, description: firing.description,

@@ -50,11 +50,17 @@ extension Store {
             ])
             if !rules.contains(trace.rule) { rules.append(trace.rule) }
         }
-        let prune = try db.cachedStatement(sql: """
-            DELETE FROM rule_trace WHERE rule IS ?1
-              AND id <= (SELECT id FROM rule_trace WHERE rule IS ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)
-            """)
-        for rule in rules { try prune.execute(arguments: [rule, max(keep, 1)]) }
+        // The newest row past `keep` first, then a plain range delete only
+        // when there is one: a DELETE with that lookup as a subquery
+        // builds a temporary table at every call, which cost a feed's
+        // firings more than the traces themselves.
+        let oldest = try db.cachedStatement(
+            sql: "SELECT id FROM rule_trace WHERE rule IS ? ORDER BY id DESC LIMIT 1 OFFSET ?")
+        let prune = try db.cachedStatement(sql: "DELETE FROM rule_trace WHERE rule IS ? AND id <= ?")
+        for rule in rules {
+            guard let last = try Int64.fetchOne(oldest, arguments: [rule, max(keep, 1)]) else { continue }
+            try prune.execute(arguments: [rule, last])
+        }
     }
 
     private static let traceColumns =
