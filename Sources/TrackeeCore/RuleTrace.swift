@@ -6,7 +6,7 @@
 ///     RuleTrace(rule: "office-hours", occurred: nine, noticed: nine, trigger: "schedule Mon..Fri 09:00",
 ///               verdict: .conditionFalse,
 ///               conditions: [.init(condition: "time 10:00-17:00", input: "09:00", holds: false)])
-public struct RuleTrace: Sendable, Equatable, Codable {
+public struct RuleTrace: Sendable, Equatable {
     /// The rule's id; nil for an event no rule waits for.
     public var rule: String?
     /// The event's own time.
@@ -46,7 +46,7 @@ public struct RuleTrace: Sendable, Equatable, Codable {
     }
 
     /// What became of the event for this rule.
-    public enum Verdict: String, Sendable, Codable, CaseIterable {
+    public enum Verdict: String, Sendable {
         /// Recorded now; its actions carry their outcomes.
         case fired
         /// The firing ledger already had the key: seen before.
@@ -86,7 +86,7 @@ public struct RuleTrace: Sendable, Equatable, Codable {
     }
 
     /// One condition as it was checked.
-    public struct ConditionStep: Sendable, Equatable, Codable {
+    public struct ConditionStep: Sendable, Equatable {
         /// The condition as the rule file says it: `time 09:00-17:00`, `focus deep`.
         public var condition: String
         /// What it looked at: `18:04`, `focus is none`, `inside [Home]`.
@@ -104,7 +104,7 @@ public struct RuleTrace: Sendable, Equatable, Codable {
     }
 
     /// One action of a firing and what became of it.
-    public struct ActionStep: Sendable, Equatable, Codable {
+    public struct ActionStep: Sendable, Equatable {
         /// `start Office`, `stop`, `notify "Standup"`, `run backup.sh`.
         public var action: String
         /// The intent key; nil for `notify` and `run`, which are not intents.

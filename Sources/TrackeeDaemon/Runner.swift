@@ -95,8 +95,9 @@ public struct Runner: Sendable {
         return reports
     }
 
-    /// Keeps a trace no firing carries: written with the next firing, at
-    /// the next full batch, or by ``flushTraces()``.
+    /// Keeps a trace no firing carries: written with the event's firing or
+    /// after the event, or, when batching, at the next full batch or
+    /// ``flushTraces()``.
     public func record(_ trace: RuleTrace) {
         guard let batch = traceLog.add(trace) else { return }
         write(batch)
