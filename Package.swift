@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "TrackeeDaemonTests",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
+                "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

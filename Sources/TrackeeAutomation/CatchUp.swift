@@ -43,6 +43,15 @@ public struct CatchUp: Sendable, Equatable {
             case .tooLate: "noticed more than max_late after its time"
             }
         }
+
+        /// The verdict a rule trace gives the skip.
+        public var verdict: RuleTrace.Verdict {
+            switch self {
+            case .superseded: .superseded
+            case .missed: .catchupSkip
+            case .tooLate: .tooLate
+            }
+        }
     }
 
     /// Splits one rule's occurrences (any order) noticed at `now` into those

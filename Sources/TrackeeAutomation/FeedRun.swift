@@ -122,9 +122,14 @@ public struct FeedRun {
             // rule's dwell, at a place no place: condition names) only
             // keeps the place's state: it is not shown or counted, so feed,
             // its dry run and simulate --feed report the same transitions.
+            // Kept as a trace all the same, so `rules why` can say no rule
+            // waited for it.
             guard automation.engine.considers(event, zone: zone)
                 || (p.dwell == 0 && p.source == .fixes && conditionPlaces.contains(p.place))
-            else { continue }
+            else {
+                if let trace = automation.engine.unawaited(event, noticed: max(now, event.time)) { runner.record(trace) }
+                continue
+            }
             // One place crossing is one transition, however many dwells
             // (`for:`) the rules watch it with.
             let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.source.rawValue)"
@@ -158,6 +163,7 @@ public struct FeedRun {
 
     /// Stores every tracker, with the last fix each took.
     public func finish() throws {
+        runner.flushTraces()
         if !dryRun { try store.savePlaceTrackers(source.trackersToStore) }
     }
 }

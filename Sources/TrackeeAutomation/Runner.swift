@@ -27,6 +27,13 @@ public struct Runner: Sendable {
     /// Whether a rule's start may create a project it names (the user's
     /// `create_projects`; `ask` refuses, as no one is there to answer).
     public let newProjects: NewProjects
+    /// How many traces each rule keeps (`traces:` in the settings).
+    public let keepTraces: Int
+    /// Whether traces of events that fire nothing wait for a batch (a feed,
+    /// which then calls ``flushTraces()`` at its end) rather than being
+    /// written after each event.
+    public let batchTraces: Bool
+    private let traceLog = TraceLog()
 
     /// The name of the watermark every timed source's evaluators share.
     public static let timedWatermark = "timed"
@@ -35,7 +42,8 @@ public struct Runner: Sendable {
     static let formerTimedWatermark = "schedule"
 
     public init(store: Store, zone: Zone, environment: [String: String], logger: Logger,
-                waitForPrograms: Bool, performSideEffects: Bool = true, newProjects: NewProjects) {
+                waitForPrograms: Bool, performSideEffects: Bool = true, newProjects: NewProjects,
+                keepTraces: Int = RuleTrace.defaultKept, batchTraces: Bool = false) {
         self.store = store
         self.zone = zone
         self.environment = environment
@@ -43,6 +51,8 @@ public struct Runner: Sendable {
         self.waitForPrograms = waitForPrograms
         self.performSideEffects = performSideEffects
         self.newProjects = newProjects
+        self.keepTraces = keepTraces
+        self.batchTraces = batchTraces
     }
 
     /// What became of one firing.
@@ -63,8 +73,9 @@ public struct Runner: Sendable {
         public var status: Status
     }
 
-    /// Evaluates `event` against the store's current state and carries out
-    /// every firing.
+    /// Evaluates `event` against the store's current state, carries out
+    /// every firing and records why each candidate rule fired or did not
+    /// (``RuleTrace``).
     /// `inside`, when given, are the places fixes put inside as the caller
     /// holds them (a feed's, newer than the store's); otherwise the store's.
     /// Rules on applied intents (`timer: started`) follow each firing's
@@ -74,10 +85,19 @@ public struct Runner: Sendable {
                        inside: @autoclosure () -> Set<String>? = nil, cascade: Bool = true) throws
         -> [Report]
     {
-        let reports = try automation.engine.evaluate(event, zone: zone) {
+        let answers = try automation.engine.explain(event, zone: zone, noticed: now) {
             Snapshot(zone: zone, focus: try store.focus().mode, timer: try store.timerState(),
                      lastFired: try store.lastFirings(), inside: try inside() ?? store.placesInside())
-        }.map { carryOut($0, now: now, timed: event.isTimed) }
+        }
+        var reports: [Report] = []
+        for answer in answers {
+            if let firing = answer.firing {
+                reports.append(carryOut(firing, trace: answer.trace, now: now, timed: event.isTimed))
+            } else {
+                record(answer.trace)
+            }
+        }
+        if !batchTraces { flushTraces() }
         guard cascade, automation.watchesIntents else { return reports }
         var all: [Report] = []
         for report in reports {
@@ -95,9 +115,32 @@ public struct Runner: Sendable {
         return all
     }
 
+    /// Keeps a trace no firing carries: written with the event's firing or
+    /// after the event, or, when batching, at the next full batch or
+    /// ``flushTraces()``.
+    public func record(_ trace: RuleTrace) {
+        guard let batch = traceLog.add(trace) else { return }
+        write(batch)
+    }
+
+    /// Writes every trace still waiting. A failed write is logged, not
+    /// thrown: traces explain, and losing them must not stop the rules.
+    public func flushTraces() {
+        write(traceLog.take())
+    }
+
+    private func write(_ traces: [RuleTrace]) {
+        guard !traces.isEmpty else { return }
+        do {
+            try store.recordTraces(traces, keep: keepTraces)
+        } catch {
+            logger.warning("rule traces not recorded: \(error)")
+        }
+    }
+
     /// Records one firing and, if it is new, performs its side effects.
     /// The log line of a `timed` one says how late it was carried out.
-    func carryOut(_ firing: Firing, now: Instant, timed: Bool) -> Report {
+    func carryOut(_ firing: Firing, trace: RuleTrace? = nil, now: Instant, timed: Bool) -> Report {
         let intents = firing.actions.compactMap { action -> Intent? in
             if case .intent(let intent) = action { return intent }
             return nil
@@ -106,11 +149,14 @@ public struct Runner: Sendable {
         log[metadataKey: "rule.id"] = "\(firing.rule)"
         log[metadataKey: "firing.key"] = "\(firing.key)"
         let results: [IntentResult]
+        // A feed's traces wait for their batch; a one-shot command's go
+        // with the firing, one transaction for the event.
+        let pending = batchTraces ? [] : traceLog.take()
         do {
             guard let outcome = try store.fire(
                 key: firing.key, formerKey: firing.formerKey, occurred: firing.time, trigger: firing.trigger,
                 description: firing.description, intents: firing.refusal == nil ? intents : [], now: now,
-                newProjects: newProjects)
+                newProjects: newProjects, trace: trace, pending: pending, keepTraces: keepTraces)
             else {
                 log.debug("already fired: \(firing.description)")
                 return Report(firing: firing, status: .alreadyFired)
@@ -128,6 +174,12 @@ public struct Runner: Sendable {
             }
             results = outcome.results
         } catch {
+            traceLog.putBack(pending)
+            if var trace {
+                trace.verdict = .failed
+                trace.detail = "\(error)"
+                record(trace)
+            }
             log.error("\(firing.description): not recorded: \(error)")
             return Report(firing: firing, status: .failed("\(error)"))
         }
@@ -235,6 +287,7 @@ public struct Runner: Sendable {
         let window = automation.window(after: from, through: now, now: now, zone: zone, state: state)
         for (event, reason) in window.skipped {
             logger.info("skipped \(event.kindName) of rule \(event.rule ?? "?") at \(zone.iso8601(event.time)): \(reason)")
+            record(RuleEngine.skipped(event, noticed: now, verdict: reason.verdict))
         }
         var reports: [Report] = []
         var quiet: [TriggerEvent] = []
@@ -246,6 +299,7 @@ public struct Runner: Sendable {
             }
             reports += handled
         }
+        if !batchTraces { flushTraces() }
         return TickReport(from: from, to: now, reports: reports, skipped: window.skipped, quiet: quiet)
     }
 }

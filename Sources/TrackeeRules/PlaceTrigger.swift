@@ -29,6 +29,13 @@ public struct PlaceTrigger: RuleTrigger, Equatable, Hashable {
         return accepts(e)
     }
 
+    /// A plain crossing (no dwell) of this place in this direction: the
+    /// geofences make it because this trigger watches the place.
+    public func awaits(_ event: TriggerEvent) -> Bool {
+        guard let e = event.payload as? PlaceEvent else { return false }
+        return e.dwell == 0 && e.place == place && e.transition == transition
+    }
+
     /// `{"place": NAME, "transition": "arrive", "dwell": "2m", "source": "owntracks"}`;
     /// `arrive NAME for 2m (owntracks)`.
     public func checkView(ahead: [TriggerEvent]?, enabled: Bool, zone: Zone) -> TriggerCheckView {

@@ -15,11 +15,11 @@ import TrackeeCore
 ///         try store.fire(key: firing.key, …)
 ///     }
 public struct RuleEngine: Sendable {
-    private let rules: [CompiledRule]
+    let rules: [CompiledRule]
     private let byID: [String: Int]
     /// Rules by the ``TriggerIndex/key(_:)`` of their triggers, each rule
     /// once per key, in rule order.
-    private let byKey: [String: [Int]]
+    let byKey: [String: [Int]]
 
     public init(rules: [Rule]) {
         let compiled = rules.filter(\.enabled).map(CompiledRule.init)
@@ -78,7 +78,7 @@ public struct RuleEngine: Sendable {
     /// An event made for one rule looks at that rule; any other at the
     /// rules filed under its index key. Either way a rule is a candidate
     /// only when one of its triggers accepts the event.
-    private func candidates(for event: TriggerEvent, zone: Zone) -> [Int] {
+    func candidates(for event: TriggerEvent, zone: Zone) -> [Int] {
         let filed: [Int]
         if let id = event.rule {
             guard let index = byID[id] else { return [] }
@@ -91,7 +91,7 @@ public struct RuleEngine: Sendable {
 }
 
 /// A rule with its conditions compiled.
-private struct CompiledRule: Sendable {
+struct CompiledRule: Sendable {
     let rule: Rule
     let checks: [Check]
     let cooldownSeconds: Int64?

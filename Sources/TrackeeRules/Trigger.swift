@@ -16,12 +16,22 @@ public protocol RuleTrigger: Sendable {
     /// Whether `event` is this trigger's (its kind, and every value the
     /// trigger states). `zone` is the rules' zone.
     func accepts(_ event: TriggerEvent, zone: Zone) -> Bool
+    /// Whether `event`, which this trigger does not accept, is still one it
+    /// waits for in another form: a place crossing at the trigger's place
+    /// and transition, made because the trigger watches it with a dwell
+    /// (`for:`) not yet reached. `rules why` does not count such an event
+    /// as one no rule waits for. False for most kinds.
+    func awaits(_ event: TriggerEvent) -> Bool
     /// Whether `other` is the same trigger.
     func isEqual(to other: any RuleTrigger) -> Bool
     /// What `rules check` shows: `ahead` are the trigger's next occurrences
     /// when it has a timed source that could be read (empty for a disabled
     /// rule), nil otherwise.
     func checkView(ahead: [TriggerEvent]?, enabled: Bool, zone: Zone) -> TriggerCheckView
+}
+
+extension RuleTrigger {
+    public func awaits(_ event: TriggerEvent) -> Bool { false }
 }
 
 extension RuleTrigger where Self: Equatable {

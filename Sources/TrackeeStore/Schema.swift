@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 12
+    static let version = 13
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -297,6 +297,9 @@ enum Schema {
         }
         migrator.registerMigration("v12-firing-trigger") { db in
             try Schema.firingTrigger(db)
+        }
+        migrator.registerMigration("v13-rule-traces") { db in
+            try Schema.ruleTraces(db)
         }
         return migrator
     }

@@ -90,46 +90,67 @@ extension Store {
     /// .refuse`, or a stop at a time before the running entry's start,
     /// applies none of the firing's intents but still records the firing: the same occurrence is not retried at every pass, and
     /// the next one fires once the project exists.
+    ///
+    /// `trace`, when given, is recorded in the same transaction with what
+    /// became of the firing filled in (already fired, refused, each intent's
+    /// outcome), after `pending` traces, and pruned to `keepTraces`.
     public func fire(
         key: FiringKey, formerKey: FiringKey? = nil, occurred: Instant, trigger: String, description: String,
-        intents: [Intent], now: Instant, newProjects: NewProjects = .create
+        intents: [Intent], now: Instant, newProjects: NewProjects = .create, trace: RuleTrace? = nil,
+        pending: [RuleTrace] = [], keepTraces: Int = RuleTrace.defaultKept
     ) throws -> FiringOutcome? {
         try write { db -> FiringOutcome? in
-            let seen = try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
-                arguments: [key.text, formerKey?.text]) ?? false
-            if seen { return nil }
-            try db.execute(
-                sql: """
-                    INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger) VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [key.text, key.rule, occurred.seconds, now.seconds, description, trigger])
-            var results: [IntentResult] = []
-            do {
-                // A savepoint, so a refusal after an earlier intent (a stop
-                // then a start) leaves neither applied.
-                try db.inSavepoint {
-                    results = try intents.map { intent in
-                        // A stop at a time the rule stated (not the
-                        // occurrence's own) before the running entry's
-                        // start is refused, not overtaken: the rule asked
-                        // for that end.
-                        if case .stop = intent.action, intent.at != occurred, let running = try runningRecord(db),
-                           intent.at.seconds < running.start {
-                            throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: intent.at)
-                        }
-                        return try apply(db, intent, now: now, newProjects: newProjects, firing: key)
-                    }
-                    return .commit
-                }
-            } catch let refusal as StoreError {
-                switch refusal {
-                case .noSuchProject, .endBeforeStart, .stopAfterNow: return FiringOutcome(results: [], refused: refusal)
-                default: throw refusal
-                }
+            let outcome = try fire(
+                db, key: key, formerKey: formerKey, occurred: occurred, trigger: trigger, description: description,
+                intents: intents, now: now, newProjects: newProjects)
+            if var trace {
+                trace.record(outcome)
+                try insert(db, pending + [trace], keep: keepTraces)
+            } else {
+                try insert(db, pending, keep: keepTraces)
             }
-            return FiringOutcome(results: results)
+            return outcome
         }
+    }
+
+    private func fire(
+        _ db: Database, key: FiringKey, formerKey: FiringKey?, occurred: Instant, trigger: String, description: String,
+        intents: [Intent], now: Instant, newProjects: NewProjects
+    ) throws -> FiringOutcome? {
+        let seen = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
+            arguments: [key.text, formerKey?.text]) ?? false
+        if seen { return nil }
+        try db.execute(
+            sql: """
+                INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [key.text, key.rule, occurred.seconds, now.seconds, description, trigger])
+        var results: [IntentResult] = []
+        do {
+            // A savepoint, so a refusal after an earlier intent (a stop
+            // then a start) leaves neither applied.
+            try db.inSavepoint {
+                results = try intents.map { intent in
+                    // A stop at a time the rule stated (not the
+                    // occurrence's own) before the running entry's
+                    // start is refused, not overtaken: the rule asked
+                    // for that end.
+                    if case .stop = intent.action, intent.at != occurred, let running = try runningRecord(db),
+                       intent.at.seconds < running.start {
+                        throw StoreError.endBeforeStart(start: Instant(seconds: running.start), end: intent.at)
+                    }
+                    return try apply(db, intent, now: now, newProjects: newProjects, firing: key)
+                }
+                return .commit
+            }
+        } catch let refusal as StoreError {
+            switch refusal {
+            case .noSuchProject, .endBeforeStart, .stopAfterNow: return FiringOutcome(results: [], refused: refusal)
+            default: throw refusal
+            }
+        }
+        return FiringOutcome(results: results)
     }
 
     /// Whether a firing key is in the ledger.

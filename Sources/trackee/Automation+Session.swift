@@ -53,10 +53,11 @@ extension Session {
         return Logger(label: "trackee") { StderrLogHandler(label: $0, environment: environment, level: .notice) }
     }
 
-    func runner(_ store: Store, waitForPrograms: Bool = true, performSideEffects: Bool = true) -> Runner {
+    func runner(_ store: Store, waitForPrograms: Bool = true, performSideEffects: Bool = true,
+                batchTraces: Bool = false) -> Runner {
         Runner(store: store, zone: zone, environment: environment, logger: logger,
                waitForPrograms: waitForPrograms, performSideEffects: performSideEffects,
-               newProjects: rulesNewProjects)
+               newProjects: rulesNewProjects, keepTraces: settings.traces, batchTraces: batchTraces)
     }
 
     /// Whether a rule may create a project it names: only under

@@ -48,7 +48,7 @@ extension Trackee {
                 let (store, scratch) = try Self.store(session, dryRun: dryRun)
                 defer { scratch?.remove() }
                 var run = try FeedRun(automation: automation, store: store,
-                                      runner: session.runner(store, performSideEffects: !dryRun),
+                                      runner: session.runner(store, performSideEffects: !dryRun, batchTraces: true),
                                       zone: session.zone, now: session.now,
                                       defaultAccuracy: session.settings.defaultAccuracy, dryRun: dryRun,
                                       observer: Self.printer(session, dryRun: dryRun))

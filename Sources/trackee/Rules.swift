@@ -7,9 +7,9 @@ extension Trackee {
     struct Rules: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rules",
-            abstract: "Check rule files and list upcoming schedule and calendar firings.",
+            abstract: "Check rule files, list upcoming schedule and calendar firings, and say why rules fired or did not.",
             discussion: "Rule files are described in trackee-rules(5).",
-            subcommands: [Check.self, Next.self])
+            subcommands: [Check.self, Next.self, Why.self])
 
         struct Check: ParsableCommand {
             static let configuration = CommandConfiguration(

@@ -32,7 +32,8 @@ extension Trackee {
                 let logger = Logger(label: "trackee run")
                 let store = try session.openStore()
                 let runner = Runner(store: store, zone: session.zone, environment: environment, logger: logger,
-                                    waitForPrograms: false, newProjects: session.rulesNewProjects)
+                                    waitForPrograms: false, newProjects: session.rulesNewProjects,
+                                    keepTraces: session.settings.traces)
                 let core = DaemonCore(runner: runner, ruleFiles: rules.paths, systemd: SystemdNotifier(environment: environment),
                                       defaultAccuracy: session.settings.defaultAccuracy)
                 let directories = RuleFiles.watchedDirectories(explicit: rules.paths, environment: environment)

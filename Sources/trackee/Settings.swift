@@ -14,6 +14,7 @@ import Yams
 ///   duration_format: h:mm     # clockify: h:mm, hh:mm:ss or decimal
 /// location:
 ///   default_accuracy: 25      # meters, for fixes that give none
+/// traces: 20                  # rule traces kept per rule for `rules why`
 /// sync:
 ///   work:                     # a target's name
 ///     service: clockify       # or toggl
@@ -33,6 +34,8 @@ struct Settings {
     var defaultAccuracy = 25.0
     /// Services to keep up to date, in file order.
     var sync: [SyncSetting] = []
+    /// How many traces `rules why` keeps per rule.
+    var traces = RuleTrace.defaultKept
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
@@ -126,6 +129,11 @@ struct Settings {
                     }
                     settings.defaultAccuracy = meters
                 }
+            case "traces":
+                guard let text = value.string, let count = Int(text), (1...10_000).contains(count) else {
+                    throw bad(file, value, "traces", "a whole number of traces from 1 to 10000")
+                }
+                settings.traces = count
             case "sync":
                 guard let targets = value.mapping else {
                     throw bad(file, value, "sync", "a mapping of target names to their settings")
@@ -135,7 +143,7 @@ struct Settings {
                                                                environment: environment))
                 }
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location and sync")
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces and sync")
             }
         }
         return settings

@@ -35,6 +35,9 @@ extension Trackee {
         @Option(help: "A recorded track (any format trackee feed reads) played through the places' geofences.")
         var feed: String?
 
+        @Flag(help: "After each event, print why each rule it reached fired or did not, as `trackee rules why` does.")
+        var why = false
+
         func run() throws {
             try Session.run(common) { session in
                 let automation = try session.strictRules(rules)
@@ -57,6 +60,8 @@ extension Trackee {
                 var events = timeline.count { if case .places = $0 { false } else { true } }
                 var firings: [FiringView] = []
                 var lines: [String] = []
+                var traces: [TraceView] = []
+                var lastTrace: Int64 = 0
                 /// Whether the step applied an intent, which may change
                 /// what timed sources see.
                 @discardableResult
@@ -78,6 +83,20 @@ extension Trackee {
                         firings += reports.map { FiringView(simulated: $0, session: session) }
                     } else {
                         for report in reports { lines += session.dryRunLines(report) }
+                    }
+                    if why {
+                        let (new, last) = try store.traces(after: lastTrace)
+                        lastTrace = last
+                        let views = new.map { TraceView($0, zone: session.zone) }
+                        if session.out.json {
+                            traces += views
+                        } else {
+                            // Under the firings of the same event, each trace's
+                            // header marked and its steps indented below it.
+                            for view in views {
+                                for (index, line) in view.lines.enumerated() { lines.append((index == 0 ? "  why: " : "    ") + line) }
+                            }
+                        }
                     }
                     return reports.contains { if case .fired(let results) = $0.status { !results.isEmpty } else { false } }
                 }
@@ -112,7 +131,8 @@ extension Trackee {
                     for line in lines { session.out.line(line) }
                 }
                 if session.out.json {
-                    try emitSimulation(store, from: start, to: end, rules: count, events: events, firings: firings, session)
+                    try emitSimulation(store, from: start, to: end, rules: count, events: events, firings: firings,
+                                       traces: why ? traces : nil, session)
                 } else {
                     try printTimesheet(store, from: start, to: end, session)
                 }
@@ -197,6 +217,8 @@ extension Trackee {
             var rules: Int
             var events: Int
             var firings: [FiringView]
+            /// With --why only: every trace, oldest first.
+            var traces: [TraceView]?
             var entries: [EntryView]
             var totals: [Total]
             var total_seconds: Int64
@@ -210,7 +232,7 @@ extension Trackee {
         }
 
         private func emitSimulation(_ store: Store, from: Instant, to: Instant, rules: Int, events: Int,
-                                    firings: [FiringView], _ session: Session) throws {
+                                    firings: [FiringView], traces: [TraceView]?, _ session: Session) throws {
             let entries = try store.log(limit: 10_000).reversed().map { e in
                 var view = EntryView(e, session: session)
                 // A timer still running counts up to the end of the window, not to the real now.
@@ -220,7 +242,7 @@ extension Trackee {
             let summary = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
             session.out.emit(View(
                 from: session.zone.iso8601(from), to: session.zone.iso8601(to), rules: rules, events: events,
-                firings: firings, entries: entries,
+                firings: firings, traces: traces, entries: entries,
                 totals: summary.lines.map { Total(project: $0.name, client: $0.client, seconds: $0.seconds) },
                 total_seconds: summary.seconds))
         }

@@ -46,6 +46,7 @@ import Testing
         "mosquitto_sub -h broker -t 'owntracks/#' -v | trackee feed":
             "needs an MQTT broker named broker (FeedPipelineTests runs it against a local mosquitto)",
         "$ trackee history --limit 2": "shows a store with a deep-stop rule that the README does not set up",
+        "$ trackee rules why late": "shows the trace of a rule the page does not set up (RulesWhyTests pins the same lines)",
         "$ trackee calendar list work --from today --to +7d":
             "its shown output comes from calendar files with faults that the README only describes",
         "$ trackee sync check": "talks to Clockify over the network (SyncCommandTests, against a fake)",

@@ -68,6 +68,12 @@ import Testing
         ("tick", ["tick", "--rules", "rules.yaml"], 0),
         ("tick", ["tick", "--rules", "rules.yaml", "--now", "2026-11-21 10:00:20"], 0),
         ("tick", ["tick", "--rules", "rules.yaml", "--now", "2026-11-23 12:00"], 0),
+        // After the ticks: their traces, a false condition (never), a
+        // firing (weekend) and a max_late skip (morning).
+        ("rules why", ["rules", "why", "--rules", "rules.yaml"], 0),
+        ("rules why", ["rules", "why", "never", "--rules", "rules.yaml"], 0),
+        ("rules why", ["rules", "why", "weekend", "--rules", "rules.yaml"], 0),
+        ("simulate --why", ["simulate", "--why", "--rules", "rules.yaml", "--from", "2026-11-21 00:00", "--to", "2026-11-24 00:00"], 0),
     ]
 
     /// Commands that take `--json` but are not run here, and why.
@@ -85,6 +91,10 @@ import Testing
         "focus set": ["error": "only a firing whose intents fail has one"],
         "focus clear": ["error": "only a firing whose intents fail has one"],
         "simulate": ["error": "only a firing whose intents fail has one"],
+        "simulate --why": [
+            "error": "only a firing whose intents fail has one",
+            "detail": "a simulation notices every event on time; only a cooldown or a refusal would have one",
+        ],
         "sync status": Dictionary(uniqueKeysWithValues: [
             "entry", "state", "message", "last_success", "last_error", "last_error_at", "retry_at", "waiting_until",
         ].map { ($0, "only a push (SyncPushTests, against a fake) leaves one") }),
