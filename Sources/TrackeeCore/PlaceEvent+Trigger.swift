@@ -15,6 +15,9 @@ extension PlaceEvent: TriggerPayload {
             "lon": decimal(fix.longitude), "accuracy": fix.accuracy.map(decimal) ?? "",
         ]
     }
+    /// A crossing that has lasted a dwell: the geofences watch that dwell
+    /// only for a rule's `for:`.
+    public var isMadeForARule: Bool { dwell != 0 }
     public var summary: String { "\(transition.rawValue) \(place)" + (source == .owntracks ? " (OwnTracks)" : "") }
 }
 

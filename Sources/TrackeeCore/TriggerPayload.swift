@@ -26,6 +26,10 @@ public protocol TriggerPayload: Sendable, Equatable {
     func fields(zone: Zone) -> [String: String]
     /// The event in a few words, for history, logs and traces.
     var summary: String { get }
+    /// Whether the source made the event only because some rule asked for
+    /// that form of it (a place crossing that has lasted a rule's `for:`),
+    /// so it is never one "no rule waits for" (`rules why`).
+    var isMadeForARule: Bool { get }
     /// What `rules next` shows of a timed occurrence besides its time and
     /// rule: JSON fields, then the text after the rule id.
     var upcomingFields: [String: String] { get }
@@ -36,6 +40,7 @@ extension TriggerPayload {
     public var rule: String? { nil }
     public var indexKey: String { kindName }
     public var isTimed: Bool { false }
+    public var isMadeForARule: Bool { false }
     public func formerOccurrence(at time: Instant) -> String? { nil }
     public var upcomingFields: [String: String] { [:] }
     public var upcomingText: String { summary }

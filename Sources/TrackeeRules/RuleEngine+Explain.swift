@@ -56,8 +56,10 @@ extension RuleEngine {
     /// The trace of `event`, which no rule's trigger takes, as an event no
     /// rule waits for; nil when a trigger still waits for it in another
     /// form (``RuleTrigger/awaits(_:)``: a place crossing watched with a
-    /// dwell not yet reached).
+    /// dwell not yet reached), or when its source made it only for a rule
+    /// (``TriggerPayload/isMadeForARule``).
     public func unawaited(_ event: TriggerEvent, noticed: Instant) -> RuleTrace? {
+        if event.payload.isMadeForARule { return nil }
         let filed = event.rule.map { id in rules.indices.filter { rules[$0].rule.id == id } }
             ?? byKey[event.payload.indexKey] ?? []
         if filed.contains(where: { index in rules[index].rule.triggers.contains { $0.awaits(event) } }) { return nil }

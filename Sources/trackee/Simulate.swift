@@ -44,86 +44,36 @@ extension Trackee {
                 let start = try session.time(from, option: "--from")
                 let end = try session.time(to, option: "--to")
                 guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
-                // Timed occurrences are played as the simulated store makes
-                // them (a timer's running_for needs the timer the simulation
-                // started), so only the other steps are laid out ahead.
-                let timeline = try (readEvents(session, from: start, to: end) + readFeed(session, automation, from: start, to: end))
-                    .enumerated()
-                    .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
-                    .map(\.element)
-
+                let steps = try readEvents(session, from: start, to: end) + readFeed(session, automation, from: start, to: end)
                 let scratch = try Scratch()
                 defer { scratch.remove() }
                 let store = try Store(path: scratch.path + "/simulation.sqlite3")
                 let runner = session.runner(store, performSideEffects: false)
                 let count = automation.ruleSet.rules.filter(\.enabled).count
-                var events = timeline.count { if case .places = $0 { false } else { true } }
                 var firings: [FiringView] = []
                 var lines: [String] = []
                 var traces: [TraceView] = []
                 var lastTrace: Int64 = 0
-                /// Whether the step applied an intent, which may change
-                /// what timed sources see.
-                @discardableResult
-                func play(_ step: Step) throws -> Bool {
-                    let reports: [Runner.Report]
-                    switch step {
-                    case .trigger(let event):
-                        reports = try runner.handle(event, automation: automation, now: event.time)
-                    case .focus(let mode, let state, let at):
-                        guard case .changed(_, let fired) = try runner.focus(
-                            mode, state, automation: automation, at: at, source: .simulate)
-                        else { return false }
-                        reports = fired
-                    case .places(let trackers, _):
-                        try store.savePlaceTrackers(trackers)
-                        return false
-                    }
+                let simulation = Simulation(automation: automation, runner: runner, from: start, to: end, steps: steps)
+                let events = try simulation.play { _, reports in
                     if session.out.json {
                         firings += reports.map { FiringView(simulated: $0, session: session) }
                     } else {
                         for report in reports { lines += session.dryRunLines(report) }
                     }
-                    if why {
-                        let (new, last) = try store.traces(after: lastTrace)
-                        lastTrace = last
-                        let views = new.map { TraceView($0, zone: session.zone) }
-                        if session.out.json {
-                            traces += views
-                        } else {
-                            // Under the firings of the same event, each trace's
-                            // header marked and its steps indented below it.
-                            for view in views {
-                                for (index, line) in view.lines.enumerated() { lines.append((index == 0 ? "  why: " : "    ") + line) }
-                            }
+                    guard why else { return }
+                    let (new, last) = try store.traces(after: lastTrace)
+                    lastTrace = last
+                    let views = new.map { TraceView($0, zone: session.zone) }
+                    if session.out.json {
+                        traces += views
+                    } else {
+                        // Under the firings of the same event, each trace's
+                        // header marked and its steps indented below it.
+                        for view in views {
+                            for (index, line) in view.lines.enumerated() { lines.append((index == 0 ? "  why: " : "    ") + line) }
                         }
                     }
-                    return reports.contains { if case .fired(let results) = $0.status { !results.isEmpty } else { false } }
-                }
-                // Before each step, and at the end, the timed occurrences due
-                // by then, in time order; when an instant's firings changed
-                // the store, the rest is looked at again from there.
-                var played = start - 1
-                for step in timeline.map(Optional.some) + [nil] {
-                    let through = step?.time ?? end
-                    look: while played < through {
-                        let due = automation.occurrences(after: played, through: through, zone: session.zone,
-                                                         state: runner.state)
-                        var index = 0
-                        while index < due.count {
-                            let instant = due[index].time
-                            var changed = false
-                            while index < due.count && due[index].time == instant {
-                                changed = try play(.trigger(due[index])) || changed
-                                events += 1
-                                index += 1
-                            }
-                            played = instant
-                            if changed { continue look }
-                        }
-                        played = through
-                    }
-                    if let step { try play(step) }
                 }
                 if !session.out.json {
                     session.out.line("simulating \(session.zone.iso8601(start)) – \(session.zone.iso8601(end)), "
@@ -139,49 +89,23 @@ extension Trackee {
             }
         }
 
-        /// Something that happens in the simulated window.
-        enum Step {
-            case trigger(TriggerEvent)
-            case focus(mode: String, state: FocusState, at: Instant)
-            /// Place states a fix of `--feed` changed, for `place:` conditions.
-            case places([PlaceTracker], at: Instant)
-
-            var time: Instant {
-                switch self {
-                case .trigger(let event): event.time
-                case .focus(_, _, let at): at
-                case .places(_, let at): at
-                }
-            }
-        }
-
         /// The arrive and leave transitions of `--feed`, through fresh
         /// geofences (every place unknown at the start).
-        private func readFeed(_ session: Session, _ automation: Automation, from: Instant, to: Instant) throws -> [Step] {
+        private func readFeed(_ session: Session, _ automation: Automation, from: Instant, to: Instant) throws
+            -> [Simulation.Step]
+        {
             guard let path = feed else { return [] }
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw CommandFailure.noInput("--feed: cannot read \(path)") }
             defer { close(fd) }
-            var source = PlaceSource(automation, stored: [], defaultAccuracy: session.settings.defaultAccuracy)
-            var steps: [Step] = []
             // A simulated window may lie ahead: fixes count as from the
             // future only beyond a day after it, not after now.
-            let recorded = max(session.now, to)
-            _ = try FeedInput.read(fd: fd, format: .auto, now: recorded, clock: { recorded }) { items, _ in
-                for item in items {
-                    guard let outcome = source.take(item) else { continue }
-                    if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time.instant)) }
-                    // A transition is an event when a rule waits for it; the
-                    // place's other dwells only keep its state.
-                    steps += outcome.events.filter {
-                        $0.time >= from && $0.time <= to && automation.engine.considers($0, zone: session.zone)
-                    }.map(Step.trigger)
-                }
-            }
-            return steps
+            return try Simulation.feedSteps(
+                fd: fd, automation: automation, defaultAccuracy: session.settings.defaultAccuracy,
+                recorded: max(session.now, to), from: from, to: to, zone: session.zone)
         }
 
-        private func readEvents(_ session: Session, from: Instant, to: Instant) throws -> [Step] {
+        private func readEvents(_ session: Session, from: Instant, to: Instant) throws -> [Simulation.Step] {
             guard let path = events else { return [] }
             let text: String
             do {
@@ -189,19 +113,11 @@ extension Trackee {
             } catch {
                 throw CommandFailure.noInput("--events: cannot read \(path)")
             }
-            var steps: [Step] = []
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let event: EventLine?
-                do {
-                    event = try EventLine.parse(line, line: index + 1, now: session.now, zone: session.zone)
-                } catch {
-                    throw CommandFailure.usage("\(path): line \(error.line): \(error.message)")
-                }
-                guard case .focus(let mode, let state, let time)? = event else { continue }
-                guard let time else { throw CommandFailure.usage("\(path): line \(index + 1): \"time\" is required in a simulation") }
-                if time >= from && time <= to { steps.append(.focus(mode: mode, state: state, at: time)) }
+            do {
+                return try Simulation.focusSteps(in: text, now: session.now, zone: session.zone, from: from, to: to)
+            } catch {
+                throw CommandFailure.usage("\(path): line \(error.line): \(error.message)")
             }
-            return steps
         }
 
         /// An argv element as a person would type it, for display only.

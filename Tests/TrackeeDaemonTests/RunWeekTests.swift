@@ -44,6 +44,9 @@ import TrackeeStore
           - id: night
             when: {at: "Sat,Sun 02:30"}
             do: [{start: {project: Night}}]
+          - id: night-cap
+            when: {timer: {running_for: 4h}, project: Night}
+            do: [stop]
         """
 
     /// A stand-up at 10:00–10:15 every working day.
@@ -71,9 +74,15 @@ import TrackeeStore
         var action: String
         var outcome: String
 
+        /// A `running_for` key names its entry by id, and the daemon's
+        /// store and simulate's number entries apart (the suspend leaves one
+        /// out): the id is written `ENTRY` here, and checked apart.
         init(_ record: IntentRecord) {
             (source, key, at, applied, action, outcome) =
                 (record.source.storedText, record.key, record.at, record.applied, record.action, record.outcome)
+            if let key, key.contains("@timer:running_for:"), let entry = record.entryID {
+                self.key = key.replacingOccurrences(of: ":running_for:\(entry):", with: ":running_for:ENTRY:")
+            }
         }
 
         var description: String {
@@ -101,10 +110,7 @@ import TrackeeStore
 
         // What simulate gives, worked out on another thread meanwhile.
         let automation = try Self.automation(rulesPath)
-        let occurrences = automation.occurrences(after: Self.start, through: Self.end, zone: Self.zone)
-        let simulation = Task(executorPreference: QueueExecutor("simulate week")) {
-            try Self.simulate(occurrences, automation, store: data + "/simulation.sqlite3")
-        }
+        let simulated = try Self.simulate(automation, store: data + "/simulation.sqlite3")
         let log = LogRecorder()
         let logger = Logger(label: "trackee run") { _ in log }
         let store = try Store(path: data + "/trackee.sqlite3")
@@ -118,7 +124,7 @@ import TrackeeStore
         // over a window with nothing in it changes nothing, so the minutes
         // between need no wake-ups of their own.
         let resume = Self.suspendAt + Self.suspended
-        let stops = Set(occurrences.map(\.time) + [Self.suspendAt, Self.end])
+        let stops = Set(simulated.map(\.at) + [Self.suspendAt, Self.end])
             .filter { $0 <= Self.suspendAt || $0 > resume }.sorted()
         var week = Duration.zero
         try await testGracefulShutdown { shutdown in
@@ -136,20 +142,14 @@ import TrackeeStore
                 try await group.waitForAll()
             }
         }
-        // MARK: running_for
-        // The `timer: {running_for:}` trigger kind (issue 18 §4) is built
-        // apart; its rule joins `rules` here, and its edge then comes
-        // through the same window, suspend and comparison as the schedules.
-
-        let simulated = try await simulation.value
         let fired = try store.intentHistory(limit: 1000).reversed().map(Applied.init)
         let onTime = fired.filter { !($0.at > Self.suspendAt && $0.at <= resume) }
         let expectedOnTime = simulated.filter { !($0.at > Self.suspendAt && $0.at <= resume) }
         #expect(onTime == expectedOnTime)
         // 5 working days of two check-ins, the stand-up's two edges and
-        // office-stop, and 2 nights.
-        #expect(simulated.count == 27)
-        #expect(onTime.count == 23)
+        // office-stop, and 2 nights each stopped 4 h later by night-cap.
+        #expect(simulated.count == 29)
+        #expect(onTime.count == 25)
 
         // Noticed at 11:10: the stand-up's edge (09:55, within its 4 h)
         // fires late at its own time; of the two check-ins only 10:00
@@ -165,16 +165,23 @@ import TrackeeStore
         ])
         // The night of the DST change: 02:30 comes round twice (00:30 and
         // 01:30 UTC) and fires once, at the first; Night runs since Saturday.
-        let dstNight = fired.filter { $0.source == "rule:night" && $0.at.seconds >= 1_792_879_200 }
+        // Night started then runs 4 h by the clock, across the change: to
+        // 05:30 CET, not 06:30.
+        let dstNight = fired.filter { $0.at.seconds >= 1_792_879_200 }
         #expect(dstNight.map(\.description) == [
-            "rule:night night@at:1792888200#0 at 2026-10-25T02:30:00+02:00 applied 2026-10-25T02:30:00+02:00: start unchanged",
+            "rule:night night@at:1792888200#0 at 2026-10-25T02:30:00+02:00 applied 2026-10-25T02:30:00+02:00: start started",
+            "rule:night-cap night-cap@timer:running_for:ENTRY:14400#0 at 2026-10-25T05:30:00+01:00 applied 2026-10-25T05:30:00+01:00: stop stopped",
         ])
+        // The key names the entry it stopped, in the daemon's own numbering.
+        let lastStop = try #require(try store.intentHistory(limit: 1).first)
+        let night = try #require(lastStop.entryID)
+        #expect(lastStop.key == "night-cap@timer:running_for:\(night):14400#0")
+        #expect(try store.entry(id: night).project == "Night")
 
         #expect(log.lines.contains("notice resumed after 10800 s of suspend; deadlines re-armed"))
         #expect(!log.lines.contains { $0.hasPrefix("notice the wall clock was set") })
         #expect(log.lines.contains("info stopped"))
-        #expect(try store.running()?.project == "Night")
-        #expect(try store.running()?.start == Instant(seconds: 1_792_801_800))
+        #expect(try store.running() == nil)
 
         let took = ContinuousClock.now - began
         print("a week of trackee run on a manual clock: \(week) to its last pass, \(took) in all")
@@ -195,15 +202,13 @@ import TrackeeStore
         return Automation(loaded.automation.ruleSet, calendars: calendars.calendars)
     }
 
-    /// What `trackee simulate` does with the window's occurrences: each
-    /// handled at its own time, on a scratch store.
-    static func simulate(_ occurrences: [TriggerEvent], _ automation: Automation, store path: String) throws -> [Applied] {
+    /// What `trackee simulate` gives for the week: its timeline played on a
+    /// scratch store, every occurrence noticed at its own time.
+    static func simulate(_ automation: Automation, store path: String) throws -> [Applied] {
         let store = try Store(path: path)
         let runner = Runner(store: store, zone: zone, environment: [:], logger: Logger(label: "simulate") { _ in SwiftLogNoOpLogHandler() },
                             waitForPrograms: true, performSideEffects: false, newProjects: .create)
-        for event in occurrences {
-            _ = try runner.handle(event, automation: automation, now: event.time)
-        }
+        try Simulation(automation: automation, runner: runner, from: start + 1, to: end, steps: []).play { _, _ in }
         return try store.intentHistory(limit: 1000).reversed().map(Applied.init)
     }
 }
