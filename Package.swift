@@ -81,8 +81,8 @@ let package = Package(
             name: "TrackeeDaemonTests",
             dependencies: [
                 "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
