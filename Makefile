@@ -78,6 +78,9 @@ bench: build
 	@bench/location/run.sh $(BIN)
 	@echo "== sync: pushing 10,000 queued entries to a local Clockify fake that answers at once"
 	@bench/sync/run.sh $(BIN)
+	@echo "== trackee run's service group through a week on a manual clock, alone (target: under 2 s in all)"
+	@$(SWIFT) build --build-tests
+	@$(SWIFT) test --skip-build --filter RunWeekTests 2>&1 | grep -E "a week of|passed|failed"
 
 # Recurrence expansion checked against the recurring-ical-events package on
 # the calendars its test suite ships and on seeded random rules (README:
