@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import TrackeeAutomation
 import TrackeeCore
@@ -45,6 +46,15 @@ extension Session {
         }
         for warning in loaded.warnings { writeAll(2, "trackee: \(warning)\n") }
         return loaded.automation
+    }
+
+    /// The store as timed sources read it (a `running_for` edge needs the
+    /// running timer), when there is one: a command that only looks ahead
+    /// creates no store.
+    func existingStoreState() throws -> TrackerState {
+        let location = StoreLocation.resolve(explicit: common.store, environment: environment)
+        guard FileManager.default.fileExists(atPath: location.path) else { return .empty }
+        return TrackerState(try Store(location: location))
     }
 
     /// Warnings and errors of rule actions go to stderr.

@@ -103,7 +103,7 @@ extension Trackee {
         struct Next: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "next",
-                abstract: "Print the upcoming schedule and calendar firings of all rules, in the local zone with offsets.")
+                abstract: "Print the upcoming schedule, calendar and running-timer firings of all rules, in the local zone with offsets.")
 
             @OptionGroup var common: CommonOptions
             @OptionGroup var rules: RulesOption
@@ -146,7 +146,10 @@ extension Trackee {
                 try Session.run(common) { session in
                     let automation = try session.strictRules(rules)
                     let from = try self.from.map { try session.time($0, option: "--from") } ?? session.now
-                    let next = automation.upcoming(after: from, count: count, zone: session.zone).map { View($0, zone: session.zone) }
+                    // A running timer's running_for edges come from the
+                    // store, when there is one; a look ahead creates none.
+                    let next = automation.upcoming(after: from, count: count, zone: session.zone, state: try session.existingStoreState())
+                        .map { View($0, zone: session.zone) }
                     if session.out.json {
                         session.out.emit(next)
                         return

@@ -39,4 +39,24 @@ import Testing
         #expect(r.lines.first == "simulating 2026-11-23T00:00:00+01:00 – 2026-11-24T12:00:00+01:00, 3 rules, 3 events")
         #expect(r.lines.contains("  2026-11-23T18:00:00+01:00 – 2026-11-24T02:00:00+01:00    8:00  Docs"))
     }
+
+    /// `rules next` sees the timer running now, in the store: its
+    /// `running_for` edges are ahead; with no store, none is, and none is
+    /// created.
+    @Test func rulesNextListsTheRunningTimersEdges() throws {
+        let t = try Sandbox(now: "2026-11-20 12:00")
+        let none = try t.run("rules", "next", "--rules", RecipeTests.rule("forgotten-timer.yaml"))
+        #expect(none.status == 0, "\(none)")
+        #expect(none.lines == ["no firings ahead"])
+        #expect(!FileManager.default.fileExists(atPath: t.storePath))
+        #expect(try t.run("start", "-p", "Docs", "--new-project", "--at", "10:30").status == 0)
+        let r = try t.run("rules", "next", "--rules", RecipeTests.rule("forgotten-timer.yaml"))
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [
+            "2026-11-20T14:30:00+01:00  long-timer  timer \"Docs\" running for 4h 00m",
+            "2026-11-20T20:30:00+01:00  overnight  timer \"Docs\" running for 10h 00m",
+        ])
+        let json = try t.run("rules", "next", "--json", "--count", "1", "--rules", RecipeTests.rule("forgotten-timer.yaml")).json()
+        #expect(try json == parsedJSON(#"[{"rule": "long-timer", "time": "2026-11-20T14:30:00+01:00"}]"#))
+    }
 }
