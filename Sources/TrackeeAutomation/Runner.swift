@@ -103,10 +103,7 @@ public struct Runner: Sendable {
         for report in reports {
             all.append(report)
             guard case .fired(let results) = report.status else { continue }
-            let intents = report.firing.actions.compactMap { action -> Intent? in
-                if case .intent(let intent) = action { return intent }
-                return nil
-            }
+            let intents = report.firing.intents
             let applied = zip(intents, results).filter { !$0.1.replayed }.map {
                 LoggedIntent(id: $0.1.logID, at: $0.0.at, source: $0.0.source, key: $0.0.key, result: $0.1)
             }
@@ -141,10 +138,7 @@ public struct Runner: Sendable {
     /// Records one firing and, if it is new, performs its side effects.
     /// The log line of a `timed` one says how late it was carried out.
     func carryOut(_ firing: Firing, trace: RuleTrace? = nil, now: Instant, timed: Bool) -> Report {
-        let intents = firing.actions.compactMap { action -> Intent? in
-            if case .intent(let intent) = action { return intent }
-            return nil
-        }
+        let intents = firing.intents
         var log = logger
         log[metadataKey: "rule.id"] = "\(firing.rule)"
         log[metadataKey: "firing.key"] = "\(firing.key)"

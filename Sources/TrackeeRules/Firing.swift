@@ -44,6 +44,11 @@ public struct Firing: Sendable, Equatable {
     /// The rule's id.
     public var rule: String { key.rule }
 
+    /// The intents among ``actions``, in order: what the store applies.
+    public var intents: [Intent] {
+        actions.compactMap { if case .intent(let intent) = $0 { intent } else { nil } }
+    }
+
     /// One resolved action.
     public enum Action: Sendable, Equatable {
         /// Apply to the store; keyed by ``FiringKey/intentKey(_:)``.

@@ -48,13 +48,18 @@ extension Session {
         return loaded.automation
     }
 
-    /// The store as timed sources read it (a `running_for` edge needs the
-    /// running timer), when there is one: a command that only looks ahead
-    /// creates no store.
-    func existingStoreState() throws -> TrackerState {
+    /// The store, when there is one: a command that only looks (a check, a
+    /// look ahead, a dry run) creates none.
+    func existingStore() throws -> Store? {
         let location = StoreLocation.resolve(explicit: common.store, environment: environment)
-        guard FileManager.default.fileExists(atPath: location.path) else { return .empty }
-        return TrackerState(try Store(location: location))
+        guard FileManager.default.fileExists(atPath: location.path) else { return nil }
+        return try Store(location: location)
+    }
+
+    /// The store as timed sources read it (a `running_for` edge needs the
+    /// running timer), when there is one.
+    func existingStoreState() throws -> TrackerState {
+        TrackerState(try existingStore())
     }
 
     /// Warnings and errors of rule actions go to stderr.

@@ -74,13 +74,10 @@ extension Trackee {
         /// firing ledger, focus); nothing is written to the real one.
         private static func store(_ session: Session, dryRun: Bool) throws -> (Store, Scratch?) {
             guard dryRun else { return (try session.openStore(), nil) }
-            let location = StoreLocation.resolve(explicit: session.common.store, environment: session.environment)
             let scratch = try Scratch()
             let path = scratch.path + "/feed.sqlite3"
             do {
-                if FileManager.default.fileExists(atPath: location.path) {
-                    try Store(location: location).copy(to: path)
-                }
+                try session.existingStore()?.copy(to: path)
                 return (try Store(path: path), scratch)
             } catch {
                 scratch.remove()

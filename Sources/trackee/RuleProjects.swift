@@ -15,10 +15,11 @@ extension Session {
         let enabled = Set(ruleSet.rules.filter(\.enabled).map(\.id))
         let mentions = ruleSet.projectMentions.filter { enabled.contains($0.rule) }
         guard !mentions.isEmpty else { return [] }
-        let location = StoreLocation.resolve(explicit: common.store, environment: environment)
         var existing: [String] = []
-        if FileManager.default.fileExists(atPath: location.path) {
-            guard let projects = try? Store(location: location).projects() else { return [] }
+        let store: Store?
+        do { store = try existingStore() } catch { return [] }
+        if let store {
+            guard let projects = try? store.projects() else { return [] }
             existing = projects.map(\.name)
         }
         return mentions.filter { !existing.contains($0.project) }.map { mention in
