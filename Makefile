@@ -47,8 +47,10 @@ demo: deps
 # Tests also need the real programs trackee is checked against: khal
 # (calendars), gpsd with gpsfake and gpspipe, and the mosquitto broker and
 # clients (location feeds); valgrind (the calendar leak check); and python3
-# (the fake Clockify and Toggl Track servers in Tests/Servers).
-TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3
+# (the fake Clockify and Toggl Track servers in Tests/Servers); libdbus-1-dev
+# and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
+# against a private dbus-daemon).
+TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 libdbus-1-dev python3-dbusmock
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
