@@ -34,6 +34,10 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "TrackeeSync", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
         .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync"]),
+        // The desk's system sources (issue 19): libdbus-1, not yet linked
+        // into `trackee`.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "TrackeeDesk", dependencies: ["TrackeeCore", "CDBus"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
@@ -91,6 +95,7 @@ let package = Package(
                 "TrackeeCore", "TrackeeAutomation",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(name: "TrackeeDeskTests", dependencies: ["TrackeeDesk"]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),
