@@ -53,14 +53,14 @@ public final class DBusConnection {
                      arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = 5000) throws -> [DBusValue] {
         let what = "\(interface).\(member) on \(destination) \(path)"
         guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
-            throw DBusFailure("could not build the D-Bus call \(what): a name or path is not valid")
+            throw DBusFailure("could not build the D-Bus call \(what): a name or path is not valid.")
         }
         defer { dbus_message_unref(message) }
         var iterator = DBusMessageIter()
         dbus_message_iter_init_append(message, &iterator)
         for argument in arguments {
             guard Self.append(argument, to: &iterator) else {
-                throw DBusFailure("could not build the D-Bus call \(what): argument \(argument) cannot be sent")
+                throw DBusFailure("could not build the D-Bus call \(what): argument \(argument) cannot be sent.")
             }
         }
         var error = DBusError()
@@ -82,7 +82,7 @@ public final class DBusConnection {
         guard reply.count == 1, case .variant(let value) = reply[0] else {
             throw DBusFailure(
                 "the property \(interface).\(name) of \(destination) \(path) came back as "
-                    + "\(reply.map(\.signature).joined()) instead of one variant")
+                    + "\(reply.map(\.signature).joined()) instead of one variant.")
         }
         return value
     }
@@ -110,7 +110,7 @@ public final class DBusConnection {
             let (seconds, attoseconds) = left.components
             let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
             if dbus_connection_read_write(connection, milliseconds) == 0 {
-                throw DBusFailure("the D-Bus bus closed the connection \(uniqueName)")
+                throw DBusFailure("the D-Bus bus closed the connection \(uniqueName).")
             }
         }
     }

@@ -110,4 +110,16 @@ struct DBusConnectionTests {
         }
         #expect(failure?.errorName == "org.freedesktop.DBus.Error.ServiceUnknown")
     }
+
+    @Test func theBusGoingAwayIsAFailureNotAnExit() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let connection = try DBusConnection(address: bus.address)
+        bus.stop()
+        // The bus's NameAcquired may still be queued; the failure comes after it.
+        let failure = failure {
+            while try connection.nextSignal(timeoutMilliseconds: 5000) != nil {}
+        }
+        #expect(failure?.sentence == "the D-Bus bus closed the connection \(connection.uniqueName).")
+    }
 }
