@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 # starts without loading and relocating shared libraries, which makes
 # `trackee status` 15 % fewer instructions than the dynamic build even with
 # libical linked in (see BENCHMARKS.md).
-STATIC_LIBS = $(foreach l,$(shell pkg-config --static --libs-only-l libical sqlite3 2>/dev/null) -lstdc++,-Xlinker $(l))
+STATIC_LIBS = $(foreach l,$(shell pkg-config --static --libs-only-l libical sqlite3 2>/dev/null) -ldbus-1 -lstdc++,-Xlinker $(l))
 # libical hands ICU a zone name of the wrong width; in a static link that
 # costs 0.4 ms per recurrence iterator unless its calls go through the fix
 # in Sources/CLibicalZoneFix.

@@ -37,7 +37,8 @@ let package = Package(
         // The desk's system sources (issue 19): libdbus-1, not yet linked
         // into `trackee`.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "TrackeeDesk", dependencies: ["TrackeeCore", "CDBus"]),
+        .target(name: "CDBusStatic"),
+        .target(name: "TrackeeDesk", dependencies: ["TrackeeCore", "CDBus", "CDBusStatic"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TrackeeStore",
@@ -58,6 +59,7 @@ let package = Package(
             name: "TrackeeDaemon",
             dependencies: [
                 "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeCalendar", "TrackeeLocation", "TrackeeAutomation",
+                "TrackeeDesk",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
