@@ -158,7 +158,10 @@ struct DeviceMonitorTests {
     @Test func garbageYieldsNothingAndTheMonitorReadsOnAfterIt() throws {
         try withMonitor { pair, sysfs, _, changes in
             try Self.dockAttributes(sysfs)
-            for datagram in Self.garbage() { #expect(pair.send(datagram) == nil) }
+            let garbage = Self.garbage()
+            #expect(garbage.count == 200)
+            #expect(garbage.filter { Uevent(datagram: $0) != nil }.count == 0)
+            for datagram in garbage { #expect(pair.send(datagram) == nil) }
             #expect(pair.send(Self.plugDock(600)[0]) == nil)
             // Datagrams are read in order: once the valid one's change is
             // in, every piece of garbage before it has been read.

@@ -27,13 +27,20 @@ struct UeventTests {
         #expect(Uevent(datagram: bytes)?["UNIQ"] == "\"\"")
     }
 
-    /// Each of these is one way a datagram is not a kernel uevent.
-    static let refused: [(String, [UInt8])] = {
+    /// One way a datagram is not a kernel uevent, named in the test's
+    /// output by what is wrong rather than by its bytes.
+    struct Refused: CustomTestStringConvertible, Sendable {
+        var why: String
+        var bytes: [UInt8]
+        var testDescription: String { why }
+    }
+
+    static let refused: [Refused] = {
         let text = { (fields: [String]) -> [UInt8] in fields.flatMap { (field: String) -> [UInt8] in Array(field.utf8) + [0] } }
         let valid = ["add@/devices/x", "ACTION=add", "DEVPATH=/devices/x", "SUBSYSTEM=block", "SEQNUM=7"]
         var udevd: [UInt8] = Array("libudev".utf8) + [0, 0xfe, 0xed, 0xca, 0xfe, 0, 0, 0, 40]
         udevd += text(Array(valid.dropFirst()))
-        return [
+        let cases: [(String, [UInt8])] = [
             ("empty", []),
             ("no @ in the header", text(["add/devices/x"] + valid.dropFirst())),
             ("no ACTION", text(valid.filter { !$0.hasPrefix("ACTION=") })),
@@ -52,11 +59,12 @@ struct UeventTests {
             ("udevd's libudev header", udevd),
             ("larger than 8192 bytes", text(Array(valid.dropLast()) + ["BIG=" + String(repeating: "x", count: 8192), "SEQNUM=7"])),
         ]
+        return cases.map { Refused(why: $0.0, bytes: $0.1) }
     }()
 
     @Test(arguments: refused)
-    func aDatagramThatIsNotAWholeUeventIsNil(_ why: String, _ bytes: [UInt8]) {
-        #expect(Uevent(datagram: bytes) == nil, "\(why)")
+    func aDatagramThatIsNotAWholeUeventIsNil(_ refused: Refused) {
+        #expect(Uevent(datagram: refused.bytes) == nil)
     }
 
     @Test func theLargestDatagramIsRead() {
