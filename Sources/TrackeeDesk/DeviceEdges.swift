@@ -13,11 +13,11 @@ import TrackeeCore
 /// `udevadm trigger --action=add`) is one edge; a device found only at its
 /// removal (plugged in before the daemon started) is still an edge, with
 /// what its uevent gives.
-public struct DeviceEdges {
+public struct DeviceEdges: Sendable {
     public var sysfs: SysfsAttributes
     private var seen: [String: Seen] = [:]
 
-    private enum Seen {
+    private enum Seen: Sendable {
         case added(DeviceChange)
         case removed
     }

@@ -19,9 +19,7 @@ import TrackeeCore
 /// devices.stop()
 /// ```
 public final class DeviceMonitor: Sendable {
-    private let socket: UeventSocket
-    private let sysfs: SysfsAttributes
-    private let now: @Sendable () -> Instant
+    private let reader: Reader
     private let running = Mutex<Running?>(nil)
 
     private struct Running {
@@ -49,9 +47,7 @@ public final class DeviceMonitor: Sendable {
     }
 
     private init(socket: UeventSocket, sysfs: SysfsAttributes, now: @escaping @Sendable () -> Instant) {
-        self.socket = socket
-        self.sysfs = sysfs
-        self.now = now
+        reader = Reader(socket: socket, edges: DeviceEdges(sysfs: sysfs), now: now)
     }
 
     deinit { stop() }
@@ -69,8 +65,7 @@ public final class DeviceMonitor: Sendable {
             guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
                 throw DeviceMonitorFailure("the device monitor could not start: \(String(cString: strerror(errno))).")
             }
-            let watch = Watch(socket: socket, edges: DeviceEdges(sysfs: sysfs), now: now, wake: pair[1],
-                              yield: yield, ended: ended)
+            let watch = Watch(reader: reader, wake: pair[1], yield: yield, ended: ended)
             do throws(DeviceMonitorFailure) {
                 running = Running(thread: try startThread { watch.run() }, watch: watch, wake: pair[0])
             } catch {
@@ -101,16 +96,36 @@ public final class DeviceMonitor: Sendable {
     }
 }
 
-/// What the monitor's thread runs: wait for a datagram or the wake-up,
-/// read what is waiting, hand on the edges.
-private final class Watch: @unchecked Sendable {
-    // Unchecked: `edges` is touched only by the one thread `run` is on.
+/// The socket and what the monitor remembers of devices, kept across a
+/// stop and a start, so a device added before keeps its serial and name
+/// at its removal.
+private final class Reader: Sendable {
+    let socket: UeventSocket
+    let edges: Mutex<DeviceEdges>
+    let now: @Sendable () -> Instant
+
+    init(socket: UeventSocket, edges: DeviceEdges, now: @escaping @Sendable () -> Instant) {
+        self.socket = socket
+        self.edges = Mutex(edges)
+        self.now = now
+    }
+
+    /// The change one datagram makes, stamped with its arrival.
+    func change(_ datagram: UnsafeRawBufferPointer) -> DeskChange? {
+        guard let uevent = Uevent(datagram: datagram),
+              let change = edges.withLock({ $0.take(uevent) })
+        else { return nil }
+        return DeskChange(.device(change), time: now())
+    }
+}
+
+/// What the monitor's thread runs between a start and a stop: wait for a
+/// datagram or the wake-up, read what is waiting, hand on the edges.
+private final class Watch: Sendable {
     /// Set by `stop`, read between datagrams: a handler that stops the
     /// monitor gets nothing more, even from the round being read.
     let isStopping = Atomic(false)
-    let socket: UeventSocket
-    var edges: DeviceEdges
-    let now: @Sendable () -> Instant
+    let reader: Reader
     let wake: Int32
     let yield: @Sendable (DeskChange) -> Void
     let ended: @Sendable (String) -> Void
@@ -119,11 +134,9 @@ private final class Watch: @unchecked Sendable {
     /// that a flood cannot hold off `stop`.
     static let roundLimit = 256
 
-    init(socket: UeventSocket, edges: DeviceEdges, now: @escaping @Sendable () -> Instant, wake: Int32,
-         yield: @escaping @Sendable (DeskChange) -> Void, ended: @escaping @Sendable (String) -> Void) {
-        self.socket = socket
-        self.edges = edges
-        self.now = now
+    init(reader: Reader, wake: Int32, yield: @escaping @Sendable (DeskChange) -> Void,
+         ended: @escaping @Sendable (String) -> Void) {
+        self.reader = reader
         self.wake = wake
         self.yield = yield
         self.ended = ended
@@ -135,7 +148,7 @@ private final class Watch: @unchecked Sendable {
         defer { buffer.deallocate() }
         let readable = Int16(POLLIN)
         var waiting = [
-            pollfd(fd: socket.descriptor, events: readable, revents: 0),
+            pollfd(fd: reader.socket.descriptor, events: readable, revents: 0),
             pollfd(fd: wake, events: readable, revents: 0),
         ]
         while true {
@@ -158,12 +171,9 @@ private final class Watch: @unchecked Sendable {
     private func readWaiting(into buffer: UnsafeMutableRawBufferPointer) -> String? {
         for _ in 0..<Self.roundLimit {
             if isStopping.load(ordering: .acquiring) { return nil }
-            switch socket.receive(into: buffer) {
+            switch reader.socket.receive(into: buffer) {
             case .datagram(let count):
-                if let uevent = Uevent(datagram: UnsafeRawBufferPointer(rebasing: buffer[..<count])),
-                   let change = edges.take(uevent) {
-                    yield(DeskChange(.device(change), time: now()))
-                }
+                if let change = reader.change(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { yield(change) }
             case .dropped: continue
             case .nothing: return nil
             case .failed(let sentence): return sentence

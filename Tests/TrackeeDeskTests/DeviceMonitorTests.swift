@@ -241,3 +241,18 @@ struct DeviceMonitorTests {
         #expect(ending.sentence == nil)
     }
 }
+
+extension DeviceMonitorTests {
+    @Test func aRestartedMonitorStillKnowsTheSerialOfADeviceAddedBefore() throws {
+        try withMonitor { pair, sysfs, monitor, changes in
+            try Self.dockAttributes(sysfs)
+            #expect(pair.send(Self.plugDock(1)[0]) == nil)
+            #expect(changes.wait(for: 1).map(\.event) == [.device(Self.dock)])
+            monitor.stop()
+            try sysfs.unplug(Self.port)
+            try monitor.start { changes.append($0) }
+            #expect(pair.send(Self.unplugDock(10).last!) == nil)
+            #expect(changes.wait(for: 2).map(\.event) == [.device(Self.dock), .device(Self.removed(Self.dock))])
+        }
+    }
+}
