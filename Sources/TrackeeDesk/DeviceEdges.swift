@@ -100,7 +100,8 @@ public struct DeviceEdges: Sendable {
     /// One to four hex digits as four lower-case ones: `17EF` and `17ef`
     /// are `17ef`, `a` is `000a`.
     static func usbID(_ text: Substring) -> String? {
-        guard (1...4).contains(text.count), text.allSatisfy(\.isHexDigit), let value = UInt16(text, radix: 16) else { return nil }
+        guard (1...4).contains(text.count), text.allSatisfy(\.isHexDigit), let value = UInt16(text, radix: 16)
+        else { return nil }
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 4 - digits.count) + digits
     }

@@ -76,9 +76,10 @@ public final class DeviceMonitor: Sendable {
         }
     }
 
-    /// Ends the thread and waits for it; nothing is yielded after it
-    /// returns (unless called from `yield` itself, which cannot wait for
-    /// its own thread). Stopping a stopped monitor does nothing.
+    /// Ends the thread and waits for it: nothing is yielded after it
+    /// returns. Called from `yield` itself, it cannot wait for its own
+    /// thread, which ends as that call returns. Stopping a stopped monitor
+    /// does nothing.
     public func stop() {
         guard let stopping = running.withLock({ (running: inout Running?) -> Running? in
             defer { running = nil }

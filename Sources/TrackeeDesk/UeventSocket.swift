@@ -37,8 +37,8 @@ final class UeventSocket: Sendable {
     /// Opens and binds the kernel's uevent socket; the failure says which
     /// step the system refused and why.
     static func kernel() throws(DeviceMonitorFailure) -> UeventSocket {
-        let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                        kobjectUevent)
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        let fd = socket(AF_NETLINK, type, kobjectUevent)
         guard fd >= 0 else { throw refused("could not be opened") }
         let opened = UeventSocket(netlink: fd)
         // A boot or `udevadm trigger` sends thousands at once; the default
