@@ -10,7 +10,9 @@ import Glibc
 /// systems), any user may join it, and its datagrams are plain text,
 /// while udevd's group 2 carries libudev's private binary header. What the
 /// kernel does not send (a USB device's serial and name) is read from
-/// sysfs, as udevd itself would.
+/// sysfs, as udevd itself would. One limit: the kernel sends uevents only
+/// to sockets of its first user namespace, so inside a container that has
+/// its own, the socket opens and stays silent.
 final class UeventSocket: Sendable {
     let descriptor: Int32
     /// On netlink only the kernel (port 0) sends uevents; another process
