@@ -97,7 +97,7 @@ let package = Package(
                 "TrackeeCore", "TrackeeAutomation",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "TrackeeDeskTests", dependencies: ["TrackeeDesk"]),
+        .testTarget(name: "TrackeeDeskTests", dependencies: ["TrackeeCore", "TrackeeDesk", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),

@@ -418,13 +418,13 @@ import Testing
             "Documentation=man:trackee(1) man:trackee-rules(5) https://gpsd.io/gpspipe.html",
             "Conflicts=trackee.service",
             "ExecStart=%h/.local/bin/trackee-gps",
-            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+            "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6",
         ])
         #expect(plain.filter { !gps.contains($0) } == [
             "Description=trackee automation rules",
             "Documentation=man:trackee(1) man:trackee-rules(5)",
             "ExecStart=%h/.local/bin/trackee run",
-            "RestrictAddressFamilies=AF_UNIX",
+            "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
         ])
     }
 
