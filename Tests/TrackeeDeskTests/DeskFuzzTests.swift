@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TrackeeCore
+import TrackeeDesk
+
+/// The three watches on one connection while Tests/Fixtures/dbusmock/desk_fuzz.py
+/// sends 200 malformed or unexpected signals, most through the mocks that
+/// own the services' names: nothing is reported, nothing traps, and a real
+/// edge afterwards is still one change per watch.
+@Suite(.enabled(if: PrivateBus.unavailable == nil, "needs dbus-daemon and python3-dbusmock"))
+struct DeskFuzzTests {
+    let mutter = "org.gnome.Mutter.IdleMonitor"
+    let mutterPath = "/org/gnome/Mutter/IdleMonitor/Core"
+    let screenSaver = "org.freedesktop.ScreenSaver"
+    let screenSaverPath = "/org/freedesktop/ScreenSaver"
+
+    /// Runs the fuzzer and returns its standard output and exit status.
+    func fuzz(_ bus: PrivateBus, count: Int, seed: Int, while reading: () throws -> Void) throws -> (String, Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PrivateBus.python)
+        process.arguments = [
+            PrivateBus.fixtures.appendingPathComponent("desk_fuzz.py").path, "--address", bus.address,
+            "--count", String(count), "--seed", String(seed),
+        ]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Read while it sends, as the monitor would, so that the bus never
+        // holds a backlog for this connection.
+        while process.isRunning { try reading() }
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try reading()
+        return (String(decoding: printed, as: UTF8.self), process.terminationStatus)
+    }
+
+    @Test func twoHundredMalformedSignalsReportNothingAndARealEdgeStillCountsOnce() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let control = try DBusConnection(address: bus.address)
+        try bus.startTemplate("mutter_idle_monitor", owning: mutter, on: control)
+        try bus.startTemplate("screensaver", owning: screenSaver, on: control)
+        let desk = try NetworkWatchTests.Desk(bus)
+        let office = try desk.activate(desk.office, as: "1")
+
+        let connection = try DBusConnection(address: bus.address)
+        var watches: [any DeskWatch] = [
+            MutterIdleWatch(intervalMilliseconds: 600_000), ScreenSaverIdleWatch(), NetworkWatch(),
+        ]
+        for index in watches.indices {
+            #expect(try watches[index].attach(connection, now: eight).map(Seen.init) == [])
+        }
+        var seen: [Seen] = []
+        var received = 0
+        let (printed, status) = try fuzz(bus, count: 200, seed: 19) {
+            while let signal = try connection.nextSignal(timeoutMilliseconds: 100) {
+                if signal.interface != "org.freedesktop.DBus" { received += 1 }
+                for index in watches.indices {
+                    seen += watches[index].take(signal, connection: connection, now: eight).map(Seen.init)
+                }
+            }
+        }
+        #expect(status == 0)
+        #expect(printed == "sent 200 messages\n")
+        #expect(seen == [])
+        // The ones sent through the mocks on what the watches listen to
+        // (the rest came from a stranger, or for logind and UPower).
+        #expect(received == 0)
+        // The mocks are alive and answer.
+        try mock(control, mutter, mutterPath, "GetCalls")
+
+        try mock(control, mutter, mutterPath, "SetIdletime", [.uint64(600_000)])
+        try mock(control, screenSaver, screenSaverPath, "SetSessionIdleTime", [.int32(60)])
+        try mock(control, screenSaver, screenSaverPath, "SetActive", [.bool(true)])
+        let disconnected = try desk.change(.disconnected, office, ssid: "ACME-Office")
+        try desk.deactivate(office)
+        #expect(try drain(&watches, connection, now: eight + 700) == [
+            Seen(.idle(since: eight + 100), at: eight + 100),
+            Seen(.idle(since: eight + 640), at: eight + 640),
+            Seen(disconnected, at: eight + 700),
+        ])
+    }
+
+    @Test func theSameSeedSendsTheSameMessages() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let control = try DBusConnection(address: bus.address)
+        try bus.startTemplate("screensaver", owning: screenSaver, on: control)
+        let listener = try DBusConnection(address: bus.address)
+        try listener.addMatch("type='signal'")
+        /// Every signal the fuzzer sent, but for who sent it: its own
+        /// unique name differs from one run to the next.
+        func sent(seed: Int) throws -> [String] {
+            var signals: [String] = []
+            let (printed, status) = try fuzz(bus, count: 60, seed: seed) {
+                while let signal = try listener.nextSignal(timeoutMilliseconds: 100) {
+                    if signal.interface != "org.freedesktop.DBus" {
+                        signals.append("\(signal.path) \(signal.interface).\(signal.member) \(signal.arguments)")
+                    }
+                }
+            }
+            #expect(status == 0)
+            #expect(printed == "sent 60 messages\n")
+            return signals
+        }
+        let first = try sent(seed: 7)
+        #expect(first.count == 60)
+        #expect(try sent(seed: 7) == first)
+        #expect(try sent(seed: 8) != first)
+    }
+}
