@@ -49,15 +49,15 @@ struct DeskFuzzTests {
             MutterIdleWatch(intervalMilliseconds: 600_000), ScreenSaverIdleWatch(), NetworkWatch(),
         ]
         for index in watches.indices {
-            #expect(try watches[index].attach(connection, now: eight).map(Seen.init) == [])
+            #expect(try watches[index].attach(connection, now: morning).map(Reported.init) == [])
         }
-        var seen: [Seen] = []
+        var seen: [Reported] = []
         var received = 0
         let (printed, status) = try fuzz(bus, count: 200, seed: 19) {
             while let signal = try connection.nextSignal(timeoutMilliseconds: 100) {
                 if signal.interface != "org.freedesktop.DBus" { received += 1 }
                 for index in watches.indices {
-                    seen += watches[index].take(signal, connection: connection, now: eight).map(Seen.init)
+                    seen += watches[index].take(signal, connection: connection, now: morning).map(Reported.init)
                 }
             }
         }
@@ -68,17 +68,17 @@ struct DeskFuzzTests {
         // (the rest came from a stranger, or for logind and UPower).
         #expect(received == 0)
         // The mocks are alive and answer.
-        try mock(control, mutter, mutterPath, "GetCalls")
+        try callMock(control, mutter, mutterPath, "GetCalls")
 
-        try mock(control, mutter, mutterPath, "SetIdletime", [.uint64(600_000)])
-        try mock(control, screenSaver, screenSaverPath, "SetSessionIdleTime", [.int32(60)])
-        try mock(control, screenSaver, screenSaverPath, "SetActive", [.bool(true)])
+        try callMock(control, mutter, mutterPath, "SetIdletime", [.uint64(600_000)])
+        try callMock(control, screenSaver, screenSaverPath, "SetSessionIdleTime", [.int32(60)])
+        try callMock(control, screenSaver, screenSaverPath, "SetActive", [.bool(true)])
         let disconnected = try desk.change(.disconnected, office, ssid: "ACME-Office")
         try desk.deactivate(office)
-        #expect(try drain(&watches, connection, now: eight + 700) == [
-            Seen(.idle(since: eight + 100), at: eight + 100),
-            Seen(.idle(since: eight + 640), at: eight + 640),
-            Seen(disconnected, at: eight + 700),
+        #expect(try feedSignals(&watches, connection, now: morning + 700) == [
+            Reported(.idle(since: morning + 100), at: morning + 100),
+            Reported(.idle(since: morning + 640), at: morning + 640),
+            Reported(disconnected, at: morning + 700),
         ])
     }
 

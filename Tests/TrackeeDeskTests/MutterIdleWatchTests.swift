@@ -20,29 +20,29 @@ struct MutterIdleWatchTests {
     }
 
     func setIdletime(_ control: DBusConnection, minutes: Double) throws {
-        try mock(control, service, path, "SetIdletime", [.uint64(UInt64(minutes * 60_000))])
+        try callMock(control, service, path, "SetIdletime", [.uint64(UInt64(minutes * 60_000))])
     }
 
     @Test func idleFromTheMomentIdlenessBeganThenActiveOnTheNextInput() throws {
         try withMutter { bus, control in
             let connection = try DBusConnection(address: bus.address)
             var watch = MutterIdleWatch(intervalMilliseconds: 600_000)
-            #expect(try watch.attach(connection, now: eight).map(Seen.init) == [])
+            #expect(try watch.attach(connection, now: morning).map(Reported.init) == [])
             try setIdletime(control, minutes: 5)
-            #expect(try drain(&watch, connection, now: eight) == [])
+            #expect(try feedSignals(&watch, connection, now: morning) == [])
             try setIdletime(control, minutes: 10)
-            #expect(try drain(&watch, connection, now: eight) == [Seen(.idle(since: eight - 600), at: eight - 600)])
+            #expect(try feedSignals(&watch, connection, now: morning) == [Reported(.idle(since: morning - 600), at: morning - 600)])
             try setIdletime(control, minutes: 25)
-            #expect(try drain(&watch, connection, now: eight + 900) == [])
+            #expect(try feedSignals(&watch, connection, now: morning + 900) == [])
             try setIdletime(control, minutes: 0)
-            #expect(try drain(&watch, connection, now: eight + 901) == [Seen(.active(since: eight - 600), at: eight + 901)])
+            #expect(try feedSignals(&watch, connection, now: morning + 901) == [Reported(.active(since: morning - 600), at: morning + 901)])
             // Away again: the same idle watch fires again, and a new
             // user-active watch brings the return.
             try setIdletime(control, minutes: 10)
-            #expect(try drain(&watch, connection, now: eight + 1501) == [Seen(.idle(since: eight + 901), at: eight + 901)])
+            #expect(try feedSignals(&watch, connection, now: morning + 1501) == [Reported(.idle(since: morning + 901), at: morning + 901)])
             try setIdletime(control, minutes: 0.5)
-            #expect(try drain(&watch, connection, now: eight + 1600) == [Seen(.active(since: eight + 901), at: eight + 1600)])
-            let added = try mock(control, service, path, "GetMethodCalls", [.string("AddUserActiveWatch")])
+            #expect(try feedSignals(&watch, connection, now: morning + 1600) == [Reported(.active(since: morning + 901), at: morning + 1600)])
+            let added = try callMock(control, service, path, "GetMethodCalls", [.string("AddUserActiveWatch")])
             guard case .array(_, let calls) = added.first else {
                 Issue.record("GetMethodCalls answered \(added)")
                 return
@@ -56,11 +56,11 @@ struct MutterIdleWatchTests {
             try setIdletime(control, minutes: 15)
             let connection = try DBusConnection(address: bus.address)
             var watch = MutterIdleWatch(intervalMilliseconds: 600_000)
-            #expect(try watch.attach(connection, now: eight).map(Seen.init) == [])
+            #expect(try watch.attach(connection, now: morning).map(Reported.init) == [])
             // Mutter fires a watch added past its interval at once.
-            #expect(try drain(&watch, connection, now: eight) == [])
+            #expect(try feedSignals(&watch, connection, now: morning) == [])
             try setIdletime(control, minutes: 0)
-            #expect(try drain(&watch, connection, now: eight + 60) == [Seen(.active(since: eight - 900), at: eight + 60)])
+            #expect(try feedSignals(&watch, connection, now: morning + 60) == [Reported(.active(since: morning - 900), at: morning + 60)])
         }
     }
 
@@ -69,18 +69,18 @@ struct MutterIdleWatchTests {
             var watch = MutterIdleWatch(intervalMilliseconds: 600_000)
             do {
                 let first = try DBusConnection(address: bus.address)
-                #expect(try watch.attach(first, now: eight).map(Seen.init) == [])
+                #expect(try watch.attach(first, now: morning).map(Reported.init) == [])
             }
             try setIdletime(control, minutes: 20)
             let second = try DBusConnection(address: bus.address)
-            #expect(try watch.attach(second, now: eight + 1200).map(Seen.init)
-                == [Seen(.idle(since: eight), at: eight)])
-            #expect(try drain(&watch, second, now: eight + 1200) == [])
+            #expect(try watch.attach(second, now: morning + 1200).map(Reported.init)
+                == [Reported(.idle(since: morning), at: morning)])
+            #expect(try feedSignals(&watch, second, now: morning + 1200) == [])
             try setIdletime(control, minutes: 1)
             let third = try DBusConnection(address: bus.address)
-            #expect(try watch.attach(third, now: eight + 1300).map(Seen.init)
-                == [Seen(.active(since: eight), at: eight + 1300)])
-            #expect(try drain(&watch, third, now: eight + 1300) == [])
+            #expect(try watch.attach(third, now: morning + 1300).map(Reported.init)
+                == [Reported(.active(since: morning), at: morning + 1300)])
+            #expect(try feedSignals(&watch, third, now: morning + 1300) == [])
         }
     }
 
@@ -88,14 +88,14 @@ struct MutterIdleWatchTests {
         try withMutter { bus, control in
             let connection = try DBusConnection(address: bus.address)
             var watch = MutterIdleWatch(intervalMilliseconds: 600_000)
-            _ = try watch.attach(connection, now: eight)
+            _ = try watch.attach(connection, now: morning)
             for (signature, value) in [("u", DBusValue.uint32(77)), ("s", .string("1")), ("t", .uint64(1))] {
-                try mock(control, service, path, "EmitSignal", [
+                try callMock(control, service, path, "EmitSignal", [
                     .string(service), .string("WatchFired"), .string(signature),
                     .array(elementSignature: "v", [.variant(value)]),
                 ])
             }
-            #expect(try drain(&watch, connection, now: eight) == [])
+            #expect(try feedSignals(&watch, connection, now: morning) == [])
         }
     }
 }

@@ -23,7 +23,7 @@ struct NetworkWatchTests {
             self.bus = bus
             control = try DBusConnection(address: bus.address)
             try bus.startTemplate("networkmanager", owning: service, on: control)
-            device = try Self.text(mock(control, service, manager, "AddWiFiDevice",
+            device = try Self.text(callMock(control, service, manager, "AddWiFiDevice",
                                         [.string("wlan0"), .string("wlan0"), .int32(30)]))
             office = try Self.network(control, device, "office", "ACME-Office", "00:11:22:33:44:55")
             home = try Self.network(control, device, "home", "Home", "00:11:22:33:44:66")
@@ -38,11 +38,11 @@ struct NetworkWatchTests {
 
         static func network(_ control: DBusConnection, _ device: String, _ name: String, _ ssid: String,
                             _ hardware: String) throws -> (connection: String, point: String) {
-            let point = try text(mock(control, service, manager, "AddAccessPoint", [
+            let point = try text(callMock(control, service, manager, "AddAccessPoint", [
                 .string(device), .string(name), .string(ssid), .string(hardware), .uint32(2), .uint32(2425),
                 .uint32(54000), .byte(82), .uint32(1),
             ]))
-            let connection = try text(mock(control, service, manager, "AddWiFiConnection", [
+            let connection = try text(callMock(control, service, manager, "AddWiFiConnection", [
                 .string(device), .string(name), .string(ssid), .string("wpa-psk"),
             ]))
             return (connection, point)
@@ -50,18 +50,18 @@ struct NetworkWatchTests {
 
         /// Activates a saved connection as `/…/ActiveConnection/<name>`.
         func activate(_ network: (connection: String, point: String), as name: String) throws -> String {
-            try Self.text(mock(control, service, manager, "AddActiveConnection", [
+            try Self.text(callMock(control, service, manager, "AddActiveConnection", [
                 .array(elementSignature: "s", [.string(device)]), .string(network.connection), .string(network.point),
                 .string(name), .uint32(2),
             ]))
         }
 
         func deactivate(_ path: String) throws {
-            try mock(control, service, manager, "RemoveActiveConnection", [.string(device), .string(path)])
+            try callMock(control, service, manager, "RemoveActiveConnection", [.string(device), .string(path)])
         }
 
         func setState(_ path: String, _ state: UInt32) throws {
-            try mock(control, service, manager, "SetProperty", [
+            try callMock(control, service, manager, "SetProperty", [
                 .string(path), .string(active), .string("State"), .variant(.uint32(state)),
             ])
         }
@@ -86,15 +86,20 @@ struct NetworkWatchTests {
         try withDesk { desk in
             let connection = try DBusConnection(address: desk.bus.address)
             var watch = NetworkWatch()
-            #expect(try watch.attach(connection, now: eight).map(Seen.init) == [])
+            #expect(try watch.attach(connection, now: morning).map(Reported.init) == [])
+            // The watch reads a new active connection when it hears of
+            // it, as it would read NetworkManager: each step is taken in.
             let office = try desk.activate(desk.office, as: "1")
             let connectedOffice = try desk.change(.connected, office, ssid: "ACME-Office")
             let disconnectedOffice = try desk.change(.disconnected, office, ssid: "ACME-Office")
+            var seen = try feedSignals(&watch, connection, now: morning)
             try desk.deactivate(office)
+            seen += try feedSignals(&watch, connection, now: morning + 1)
             let home = try desk.activate(desk.home, as: "2")
-            #expect(try drain(&watch, connection, now: eight) == [
-                Seen(connectedOffice, at: eight), Seen(disconnectedOffice, at: eight),
-                Seen(try desk.change(.connected, home, ssid: "Home"), at: eight),
+            seen += try feedSignals(&watch, connection, now: morning + 2)
+            #expect(seen == [
+                Reported(connectedOffice, at: morning), Reported(disconnectedOffice, at: morning + 1),
+                Reported(try desk.change(.connected, home, ssid: "Home"), at: morning + 2),
             ])
         }
     }
@@ -105,17 +110,17 @@ struct NetworkWatchTests {
             var watch = NetworkWatch()
             let home = try desk.activate(desk.home, as: "7")
             // Found at the first attach: the state, not an edge.
-            #expect(try watch.attach(connection, now: eight).map(Seen.init) == [])
+            #expect(try watch.attach(connection, now: morning).map(Reported.init) == [])
             try desk.setState(home, 3)
             try desk.setState(home, 4)
             try desk.setState(home, 4)
-            #expect(try drain(&watch, connection, now: eight + 5)
-                == [Seen(try desk.change(.disconnected, home, ssid: "Home"), at: eight + 5)])
+            #expect(try feedSignals(&watch, connection, now: morning + 5)
+                == [Reported(try desk.change(.disconnected, home, ssid: "Home"), at: morning + 5)])
             try desk.setState(home, 1)
             try desk.setState(home, 2)
             try desk.setState(home, 2)
-            #expect(try drain(&watch, connection, now: eight + 9)
-                == [Seen(try desk.change(.connected, home, ssid: "Home"), at: eight + 9)])
+            #expect(try feedSignals(&watch, connection, now: morning + 9)
+                == [Reported(try desk.change(.connected, home, ssid: "Home"), at: morning + 9)])
         }
     }
 
@@ -126,16 +131,35 @@ struct NetworkWatchTests {
             let disconnectedOffice = try desk.change(.disconnected, office, ssid: "ACME-Office")
             do {
                 let first = try DBusConnection(address: desk.bus.address)
-                #expect(try watch.attach(first, now: eight).map(Seen.init) == [])
+                #expect(try watch.attach(first, now: morning).map(Reported.init) == [])
             }
             try desk.deactivate(office)
             let home = try desk.activate(desk.home, as: "2")
             let second = try DBusConnection(address: desk.bus.address)
-            #expect(try watch.attach(second, now: eight + 60).map(Seen.init) == [
-                Seen(disconnectedOffice, at: eight + 60),
-                Seen(try desk.change(.connected, home, ssid: "Home"), at: eight + 60),
+            #expect(try watch.attach(second, now: morning + 60).map(Reported.init) == [
+                Reported(disconnectedOffice, at: morning + 60),
+                Reported(try desk.change(.connected, home, ssid: "Home"), at: morning + 60),
             ])
-            #expect(try drain(&watch, second, now: eight + 60) == [])
+            #expect(try feedSignals(&watch, second, now: morning + 60) == [])
+        }
+    }
+
+    @Test func aFloodRepeatingTheActiveConnectionsIsNoChange() throws {
+        try withDesk { desk in
+            let connection = try DBusConnection(address: desk.bus.address)
+            var watch = NetworkWatch()
+            _ = try watch.attach(connection, now: morning)
+            let office = try desk.activate(desk.office, as: "1")
+            #expect(try feedSignals(&watch, connection, now: morning)
+                == [Reported(try desk.change(.connected, office, ssid: "ACME-Office"), at: morning)])
+            // Each sends both forms of PropertiesChanged: 200 signals.
+            for _ in 0..<100 {
+                try callMock(desk.control, Self.service, Self.manager, "SetProperty", [
+                    .string(Self.manager), .string(Self.service), .string("ActiveConnections"),
+                    .variant(.array(elementSignature: "o", [.objectPath(office)])),
+                ])
+            }
+            #expect(try feedSignals(&watch, connection, now: morning + 1) == [])
         }
     }
 }

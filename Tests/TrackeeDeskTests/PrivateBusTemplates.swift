@@ -19,7 +19,8 @@ extension PrivateBus {
             "-m", "dbusmock", "--session", "--template",
             FileManager.default.fileExists(atPath: file.path) ? file.path : template,
         ]
-        mock.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+        // No __pycache__ beside the templates in the source tree.
+        mock.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"]
         mock.standardOutput = FileHandle.nullDevice
         mock.standardError = FileHandle.nullDevice
         try mock.run()

@@ -18,25 +18,25 @@ struct ScreenSaverIdleWatchTests {
     }
 
     func set(_ control: DBusConnection, active: Bool) throws {
-        try mock(control, service, path, "SetActive", [.bool(active)])
+        try callMock(control, service, path, "SetActive", [.bool(active)])
     }
 
     func set(_ control: DBusConnection, idleSeconds: Int32) throws {
-        try mock(control, service, path, "SetSessionIdleTime", [.int32(idleSeconds)])
+        try callMock(control, service, path, "SetSessionIdleTime", [.int32(idleSeconds)])
     }
 
     @Test func oneChangePerEdgeIdleSinceTheSessionsIdleTime() throws {
         try withScreenSaver { bus, control in
             let connection = try DBusConnection(address: bus.address)
             var watch = ScreenSaverIdleWatch()
-            #expect(try watch.attach(connection, now: eight).map(Seen.init) == [])
+            #expect(try watch.attach(connection, now: morning).map(Reported.init) == [])
             try set(control, idleSeconds: 300)
             try set(control, active: true)
             try set(control, active: true)
-            #expect(try drain(&watch, connection, now: eight) == [Seen(.idle(since: eight - 300), at: eight - 300)])
+            #expect(try feedSignals(&watch, connection, now: morning) == [Reported(.idle(since: morning - 300), at: morning - 300)])
             try set(control, active: false)
             try set(control, active: false)
-            #expect(try drain(&watch, connection, now: eight + 50) == [Seen(.active(since: eight - 300), at: eight + 50)])
+            #expect(try feedSignals(&watch, connection, now: morning + 50) == [Reported(.active(since: morning - 300), at: morning + 50)])
         }
     }
 
@@ -44,10 +44,10 @@ struct ScreenSaverIdleWatchTests {
         try withScreenSaver { bus, control in
             let connection = try DBusConnection(address: bus.address)
             var watch = ScreenSaverIdleWatch()
-            _ = try watch.attach(connection, now: eight)
+            _ = try watch.attach(connection, now: morning)
             try set(control, idleSeconds: -1)
             try set(control, active: true)
-            #expect(try drain(&watch, connection, now: eight) == [Seen(.idle(since: eight), at: eight)])
+            #expect(try feedSignals(&watch, connection, now: morning) == [Reported(.idle(since: morning), at: morning)])
         }
     }
 
@@ -57,12 +57,12 @@ struct ScreenSaverIdleWatchTests {
             try set(control, active: true)
             var watch = ScreenSaverIdleWatch()
             let first = try DBusConnection(address: bus.address)
-            #expect(try watch.attach(first, now: eight).map(Seen.init) == [])
+            #expect(try watch.attach(first, now: morning).map(Reported.init) == [])
             try set(control, active: false)
             let second = try DBusConnection(address: bus.address)
-            #expect(try watch.attach(second, now: eight + 10).map(Seen.init)
-                == [Seen(.active(since: eight - 120), at: eight + 10)])
-            #expect(try drain(&watch, second, now: eight + 10) == [])
+            #expect(try watch.attach(second, now: morning + 10).map(Reported.init)
+                == [Reported(.active(since: morning - 120), at: morning + 10)])
+            #expect(try feedSignals(&watch, second, now: morning + 10) == [])
         }
     }
 
@@ -70,15 +70,15 @@ struct ScreenSaverIdleWatchTests {
         try withScreenSaver { bus, control in
             let connection = try DBusConnection(address: bus.address)
             var watch = ScreenSaverIdleWatch()
-            _ = try watch.attach(connection, now: eight)
+            _ = try watch.attach(connection, now: morning)
             for (signature, values) in [("i", [DBusValue.int32(1)]), ("s", [.string("true")]), ("", []),
                                         ("bb", [.bool(true), .bool(true)])] {
-                try mock(control, service, path, "EmitSignal", [
+                try callMock(control, service, path, "EmitSignal", [
                     .string(service), .string("ActiveChanged"), .string(signature),
                     .array(elementSignature: "v", values.map(DBusValue.variant)),
                 ])
             }
-            #expect(try drain(&watch, connection, now: eight) == [])
+            #expect(try feedSignals(&watch, connection, now: morning) == [])
         }
     }
 }

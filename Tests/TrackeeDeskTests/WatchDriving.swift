@@ -2,7 +2,7 @@ import TrackeeCore
 import TrackeeDesk
 
 /// A change a watch reported, comparable in a test.
-struct Seen: Equatable, CustomStringConvertible {
+struct Reported: Equatable, CustomStringConvertible {
     let event: DeskEvent
     let time: Instant
 
@@ -21,33 +21,33 @@ struct Seen: Equatable, CustomStringConvertible {
 /// Feeds every signal `connection` receives to `watches` until none comes
 /// for `quietMilliseconds`, as the bus monitor does, and returns what they
 /// reported, in order.
-func drain(_ watches: inout [any DeskWatch], _ connection: DBusConnection, now: Instant,
-           quietMilliseconds: Int = 300) throws -> [Seen] {
-    var seen: [Seen] = []
+func feedSignals(_ watches: inout [any DeskWatch], _ connection: DBusConnection, now: Instant,
+           quietMilliseconds: Int = 300) throws -> [Reported] {
+    var seen: [Reported] = []
     while let signal = try connection.nextSignal(timeoutMilliseconds: quietMilliseconds) {
         for index in watches.indices {
-            seen += watches[index].take(signal, connection: connection, now: now).map(Seen.init)
+            seen += watches[index].take(signal, connection: connection, now: now).map(Reported.init)
         }
     }
     return seen
 }
 
-func drain<Watch: DeskWatch>(_ watch: inout Watch, _ connection: DBusConnection, now: Instant,
-                             quietMilliseconds: Int = 300) throws -> [Seen] {
-    var seen: [Seen] = []
+func feedSignals<Watch: DeskWatch>(_ watch: inout Watch, _ connection: DBusConnection, now: Instant,
+                             quietMilliseconds: Int = 300) throws -> [Reported] {
+    var seen: [Reported] = []
     while let signal = try connection.nextSignal(timeoutMilliseconds: quietMilliseconds) {
-        seen += watch.take(signal, connection: connection, now: now).map(Seen.init)
+        seen += watch.take(signal, connection: connection, now: now).map(Reported.init)
     }
     return seen
 }
 
 /// Calls a method of a mock's `org.freedesktop.DBus.Mock` interface.
 @discardableResult
-func mock(_ connection: DBusConnection, _ service: String, _ path: String, _ member: String,
+func callMock(_ connection: DBusConnection, _ service: String, _ path: String, _ member: String,
           _ arguments: [DBusValue] = []) throws -> [DBusValue] {
     try connection.call(destination: service, path: path, interface: "org.freedesktop.DBus.Mock", member: member,
                         arguments: arguments)
 }
 
 /// 2026-11-23T08:00:00Z, the instant the tests call now.
-let eight = Instant(seconds: 1_795_420_800)
+let morning = Instant(seconds: 1_795_420_800)
