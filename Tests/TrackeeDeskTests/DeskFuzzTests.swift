@@ -15,13 +15,14 @@ struct DeskFuzzTests {
     let screenSaverPath = "/org/freedesktop/ScreenSaver"
 
     /// Runs the fuzzer and returns its standard output and exit status.
-    func fuzz(_ bus: PrivateBus, count: Int, seed: Int, while reading: () throws -> Void) throws -> (String, Int32) {
+    func fuzz(_ bus: PrivateBus, count: Int, seed: Int, to: String? = nil,
+              while reading: () throws -> Void) throws -> (String, Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PrivateBus.python)
         process.arguments = [
             PrivateBus.fixtures.appendingPathComponent("desk_fuzz.py").path, "--address", bus.address,
             "--count", String(count), "--seed", String(seed),
-        ]
+        ] + (to.map { ["--to", $0] } ?? [])
         process.environment = ["PATH": "/usr/bin:/bin"]
         let output = Pipe()
         process.standardOutput = output
@@ -35,7 +36,27 @@ struct DeskFuzzTests {
         return (String(decoding: printed, as: UTF8.self), process.terminationStatus)
     }
 
-    @Test func twoHundredMalformedSignalsReportNothingAndARealEdgeStillCountsOnce() throws {
+    func callBus(_ connection: DBusConnection, _ member: String, _ name: String) throws -> String {
+        let reply = try connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: member, arguments: [.string(name)])
+        guard case .string(let owner) = reply.first else { throw PrivateBus.Failure(description: "\(member): \(reply)") }
+        return owner
+    }
+
+    /// How many fuzzed signals reached the watches' connection.
+    struct Received: Equatable, CustomStringConvertible {
+        var all = 0
+        /// Those not from a service's owner.
+        var fromStranger = 0
+
+        var description: String { "\(all) received, \(fromStranger) of them from a stranger" }
+    }
+
+    /// Attaches the three watches, runs the fuzzer (its own messages
+    /// addressed to the watches' connection when `addressed`), expects no
+    /// change, then one real edge per watch and exactly its change.
+    func fuzzTheWatches(seed: Int, addressed: Bool) throws -> Received {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let control = try DBusConnection(address: bus.address)
@@ -51,11 +72,17 @@ struct DeskFuzzTests {
         for index in watches.indices {
             #expect(try watches[index].attach(connection, now: morning).map(Reported.init) == [])
         }
+        let owners = try Set([mutter, screenSaver, NetworkWatchTests.service].map { name in
+            try callBus(control, "GetNameOwner", name)
+        })
         var seen: [Reported] = []
-        var received = 0
-        let (printed, status) = try fuzz(bus, count: 200, seed: 19) {
+        var received = Received()
+        let (printed, status) = try fuzz(bus, count: 200, seed: seed, to: addressed ? connection.uniqueName : nil) {
             while let signal = try connection.nextSignal(timeoutMilliseconds: 100) {
-                if signal.interface != "org.freedesktop.DBus" { received += 1 }
+                if signal.interface != "org.freedesktop.DBus" {
+                    received.all += 1
+                    if !owners.contains(signal.sender) { received.fromStranger += 1 }
+                }
                 for index in watches.indices {
                     seen += watches[index].take(signal, connection: connection, now: morning).map(Reported.init)
                 }
@@ -64,11 +91,6 @@ struct DeskFuzzTests {
         #expect(status == 0)
         #expect(printed == "sent 200 messages\n")
         #expect(seen == [])
-        // The ones sent through the mocks on what the watches listen to
-        // (the rest came from a stranger, or for logind and UPower).
-        #expect(received == 0)
-        // The mocks are alive and answer.
-        try callMock(control, mutter, mutterPath, "GetCalls")
 
         try callMock(control, mutter, mutterPath, "SetIdletime", [.uint64(600_000)])
         try callMock(control, screenSaver, screenSaverPath, "SetSessionIdleTime", [.int32(60)])
@@ -80,6 +102,22 @@ struct DeskFuzzTests {
             Reported(.idle(since: morning + 640), at: morning + 640),
             Reported(disconnected, at: morning + 700),
         ])
+        return received
+    }
+
+    @Test func twoHundredMalformedSignalsReportNothingAndARealEdgeStillCountsOnce() throws {
+        // Seed 19 on this bus: those sent through the mocks on what the
+        // watches listen to, and those the stranger happened to address
+        // to the watches' connection; the rest went elsewhere.
+        let received = try fuzzTheWatches(seed: 19, addressed: false)
+        #expect(received == Received(all: 64, fromStranger: 13))
+    }
+
+    @Test func wellFormedSignalsFromAStrangerAddressedToTheWatchesReportNothing() throws {
+        // Among them WatchFired with the id Mutter gave and ActiveChanged
+        // with a boolean: only the sender tells them from the real ones.
+        let received = try fuzzTheWatches(seed: 19, addressed: true)
+        #expect(received == Received(all: 192, fromStranger: 140))
     }
 
     @Test func theSameSeedSendsTheSameMessages() throws {
@@ -88,7 +126,8 @@ struct DeskFuzzTests {
         let control = try DBusConnection(address: bus.address)
         try bus.startTemplate("screensaver", owning: screenSaver, on: control)
         let listener = try DBusConnection(address: bus.address)
-        try listener.addMatch("type='signal'")
+        // Eavesdropping, to see those addressed to other connections too.
+        try listener.addMatch("type='signal',eavesdrop='true'")
         /// Every signal the fuzzer sent, but for who sent it: its own
         /// unique name differs from one run to the next.
         func sent(seed: Int) throws -> [String] {

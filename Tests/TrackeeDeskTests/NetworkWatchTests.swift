@@ -40,7 +40,7 @@ struct NetworkWatchTests {
                             _ hardware: String) throws -> (connection: String, point: String) {
             let point = try text(callMock(control, service, manager, "AddAccessPoint", [
                 .string(device), .string(name), .string(ssid), .string(hardware), .uint32(2), .uint32(2425),
-                .uint32(54000), .byte(82), .uint32(1),
+                .uint32(54000), .byte(82), .uint32(0x100),  // WPA-PSK
             ]))
             let connection = try text(callMock(control, service, manager, "AddWiFiConnection", [
                 .string(device), .string(name), .string(ssid), .string("wpa-psk"),

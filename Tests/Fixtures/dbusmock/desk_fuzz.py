@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 '''Sends malformed and unexpected D-Bus signals where trackee's desk sources listen.
 
-usage: desk_fuzz.py --address ADDRESS [--count N] [--seed S]
+usage: desk_fuzz.py --address ADDRESS [--count N] [--seed S] [--to NAME]
 
 Each message is one of: logind's session Lock, Unlock and PropertiesChanged
 with wrong types for LockedHint, IdleHint and IdleSinceHint; logind's
@@ -15,10 +15,12 @@ empty and huge strings. The same seed sends the same messages.
 Where a service's name is owned by a python-dbusmock mock, most messages go
 out through the mock (EmitSignalDetailed), so they come from the service's
 own name and pass a watch's sender check; the rest, and every message for a
-service nobody owns, come from the fuzzer's own connection, a stranger. A
-message that would be a real edge if the service sent it (Lock without
-arguments) only ever comes from the stranger; so a correct watch reports
-nothing for any of them.
+service nobody owns, come from the fuzzer's own connection, a stranger,
+half of them addressed to one of the bus's connections (a signal with a
+destination reaches it whatever its match rules). A message that would be
+a real edge if the service sent it (Lock without arguments, ActiveChanged
+with a boolean, WatchFired with an id Mutter gave) only ever comes from the
+stranger; so a correct watch reports nothing for any of them.
 
 It prints "sent N messages" and exits 0; 2 when the bus cannot be reached.
 '''
@@ -65,13 +67,15 @@ class Message:  # pylint: disable=too-few-public-methods
 class Fuzzer:
     '''Builds messages from a seeded generator and sends them.'''
 
-    def __init__(self, bus, rng):
+    def __init__(self, bus, rng, to=None):
         self.bus = bus
         self.rng = rng
+        self.to = to
         self.mocks = {}
         for service, path in MAIN_OBJECTS.items():
             self.mocks[service] = self.mock_of(service, path)
         self.sessions = self.session_paths()
+        self.peers = self.unique_names()
         self.active_connections = self.nm_active_connections()
 
     def mock_of(self, service, path):
@@ -82,6 +86,12 @@ class Fuzzer:
             return obj
         except dbus.exceptions.DBusException:
             return None
+
+    def unique_names(self):
+        '''The other connections on the bus, by unique name.'''
+        names = self.bus.list_names()
+        own = self.bus.get_unique_name()
+        return sorted(str(n) for n in names if n.startswith(':') and n != own)
 
     def session_paths(self):
         paths = ['/org/freedesktop/login1/session/auto', '/org/freedesktop/login1/session/_31']
@@ -144,7 +154,7 @@ class Fuzzer:
                        [UPOWER, dbus.Dictionary({'OnBattery': value}, signature='sv'), dbus.Array([], signature='s')])
 
     def networkmanager(self):
-        kind = self.rng.randrange(5)
+        kind = self.rng.randrange(6)
         nothing = [dbus.ObjectPath(f'/org/freedesktop/NetworkManager/ActiveConnection/nothing{self.rng.randrange(1000)}')
                    for _ in range(self.rng.randint(1, 40))]
         current = [dbus.ObjectPath(p) for p in self.active_connections]
@@ -152,6 +162,10 @@ class Fuzzer:
             value = dbus.Array([self.text(), 'not a path'], signature='s', variant_level=1)
         elif kind == 1:  # the current list and paths to nothing
             value = dbus.Array(current + nothing, signature='o', variant_level=1)
+        elif kind == 5:  # every connection gone, but not said by NetworkManager
+            return Message(NM, '/org/freedesktop/NetworkManager', PROPERTIES, 'PropertiesChanged', 'sa{sv}as',
+                           [NM, dbus.Dictionary({'ActiveConnections': dbus.Array([], signature='o', variant_level=1)},
+                                                signature='sv'), dbus.Array([], signature='s')], stranger_only=True)
         elif kind == 2:
             value = dbus.String('/org/freedesktop/NetworkManager/ActiveConnection/1', variant_level=1)
         elif kind == 3:  # NetworkManager's own form, with a wrong type
@@ -168,12 +182,17 @@ class Fuzzer:
 
     def mutter(self):
         path = MAIN_OBJECTS[MUTTER]
+        if self.rng.random() < 0.25:  # ids Mutter did give, but not from Mutter
+            return Message(MUTTER, path, MUTTER, 'WatchFired', 'u', [self.rng.randint(1, 4)], stranger_only=True)
         signature, args = self.rng.choice([
             ('u', [self.rng.choice([0, 1_000_000 + self.rng.randrange(1000), 0xFFFFFFFF])]),
             ('s', [self.text()]), ('t', [1]), ('', []), ('uu', [1, 2])])
         return Message(MUTTER, path, MUTTER, 'WatchFired', signature, args)
 
     def screensaver(self):
+        if self.rng.random() < 0.25:
+            return Message(SCREENSAVER, MAIN_OBJECTS[SCREENSAVER], SCREENSAVER, 'ActiveChanged', 'b',
+                           [self.rng.random() < 0.5], stranger_only=True)
         signature, args = self.rng.choice([('i', [1]), ('i', [0]), ('s', ['true']), ('', []), ('bb', [True, False]),
                                            ('u', [1])])
         return Message(SCREENSAVER, self.rng.choice(['/org/freedesktop/ScreenSaver', '/ScreenSaver']), SCREENSAVER,
@@ -205,6 +224,13 @@ class Fuzzer:
         signal = dbus.lowlevel.SignalMessage(message.path, message.interface, message.member)
         if message.signature:
             signal.append(*message.args, signature=message.signature)
+        # Half of them addressed to one connection on the bus: a signal
+        # with a destination reaches it whatever its match rules say.
+        addressed = self.rng.random() < 0.5
+        if self.to:
+            signal.set_destination(self.to)
+        elif addressed and self.peers:
+            signal.set_destination(self.rng.choice(self.peers))
         self.bus.send_message(signal)
 
     @staticmethod
@@ -224,13 +250,15 @@ def main():
     parser.add_argument('--address', required=True, help='the bus address, such as unix:path=/run/user/1000/bus')
     parser.add_argument('--count', type=int, default=200, help='how many messages to send (default 200)')
     parser.add_argument('--seed', type=int, default=19, help='the random seed (default 19)')
+    parser.add_argument('--to', metavar='NAME',
+                        help='address every message the fuzzer sends itself to this connection, such as :1.7')
     options = parser.parse_args()
     try:
         bus = dbus.bus.BusConnection(options.address)
     except dbus.exceptions.DBusException as e:
         print(f'desk_fuzz.py: cannot reach the bus at {options.address}: {e}', file=sys.stderr)
         return 2
-    fuzzer = Fuzzer(bus, random.Random(options.seed))
+    fuzzer = Fuzzer(bus, random.Random(options.seed), options.to)
     sent = 0
     for _ in range(options.count):
         fuzzer.send(fuzzer.message())
