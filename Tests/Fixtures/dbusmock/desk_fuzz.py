@@ -116,17 +116,24 @@ class Fuzzer:
     # -- what to send
 
     def text(self):
-        return self.rng.choice(['', 'yes', 'true', '\u00e9t\u00e9 \U0001F600', 'x' * self.rng.choice([1024, 65536, 1 << 20])])
+        '''Empty, short, not ASCII, or huge (up to 1 MiB).'''
+        choice = self.rng.randrange(5)
+        if choice == 4:
+            return 'x' * self.rng.choice([1024, 65536, 1 << 20])
+        return ['', 'yes', 'true', '\u00e9t\u00e9 \U0001F600'][choice]
 
     def wrong_value(self):
         '''A variant value of a type no desk property has.'''
-        return self.rng.choice([
-            dbus.String(self.text(), variant_level=1),
-            dbus.Int32(self.rng.randint(-5, 5), variant_level=1),
-            dbus.Double(self.rng.random() * 1e12, variant_level=1),
-            dbus.Array([self.text()], signature='s', variant_level=1),
-            dbus.ObjectPath('/nothing/here', variant_level=1),
-        ])
+        choice = self.rng.randrange(5)
+        if choice == 0:
+            return dbus.String(self.text(), variant_level=1)
+        if choice == 1:
+            return dbus.Int32(self.rng.randint(-5, 5), variant_level=1)
+        if choice == 2:
+            return dbus.Double(self.rng.random() * 1e12, variant_level=1)
+        if choice == 3:
+            return dbus.Array([self.text()], signature='s', variant_level=1)
+        return dbus.ObjectPath('/nothing/here', variant_level=1)
 
     def logind_session(self):
         path = self.rng.choice(self.sessions)
