@@ -162,4 +162,27 @@ struct NetworkWatchTests {
             #expect(try feedSignals(&watch, connection, now: morning + 1) == [])
         }
     }
+
+    @Test func stateChangedAloneMakesTheEdges() throws {
+        try withDesk { desk in
+            let connection = try DBusConnection(address: desk.bus.address)
+            var watch = NetworkWatch()
+            let home = try desk.activate(desk.home, as: "3")
+            _ = try watch.attach(connection, now: morning)
+            func stateChanged(_ state: UInt32, reason: UInt32) throws {
+                try callMock(desk.control, Self.service, Self.manager, "EmitSignalDetailed", [
+                    .string(Self.active), .string("StateChanged"), .string("uu"),
+                    .array(elementSignature: "v", [.variant(.uint32(state)), .variant(.uint32(reason))]),
+                    .array(elementSignature: "{sv}", [.entry(key: .string("path"), value: .variant(.objectPath(home)))]),
+                ])
+            }
+            try stateChanged(4, reason: 2)
+            try stateChanged(4, reason: 2)
+            try stateChanged(2, reason: 0)
+            #expect(try feedSignals(&watch, connection, now: morning + 3) == [
+                Reported(try desk.change(.disconnected, home, ssid: "Home"), at: morning + 3),
+                Reported(try desk.change(.connected, home, ssid: "Home"), at: morning + 3),
+            ])
+        }
+    }
 }
