@@ -37,7 +37,7 @@ final class PrivateBus {
     /// The bus address, as `dbus-daemon --print-address` printed it.
     let address: String
     private let daemon: Process
-    private var mocks: [Process] = []
+    var mocks: [Process] = []
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-dbus-\(UUID().uuidString)")
