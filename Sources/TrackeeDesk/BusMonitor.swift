@@ -43,10 +43,15 @@ final class BusMonitor: Sendable {
         thread.withLock { $0 = started }
     }
 
-    /// Ends the thread within one wait and joins it; the watches, and any
-    /// inhibitor they hold, go with it.
-    func stop() {
+    /// Asks the thread to end, which it does within one wait.
+    func requestStop() {
         stopping.store(true, ordering: .relaxed)
+    }
+
+    /// Ends the thread and waits for it; the watches, and any inhibitor
+    /// they hold, go with it.
+    func stop() {
+        requestStop()
         let running = thread.withLock { thread -> DeskThread? in
             defer { thread = nil }
             return thread
@@ -189,57 +194,5 @@ final class BusMonitor: Sendable {
     static func reason(_ error: any Error) -> String {
         let sentence = (error as? DBusFailure)?.sentence ?? "\(error)"
         return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
-    }
-}
-
-/// One watch on its bus's thread and where it stands.
-struct WatchSlot {
-    enum State: Equatable {
-        /// Not tried on this connection yet.
-        case waiting
-        case attached
-        /// Its service is not on the bus; it attaches when the name appears.
-        case absent
-        /// Its service is there but attaching failed; tried again at `retryAt`.
-        case failed(reason: String, retryAt: ContinuousClock.Instant, backoff: Backoff)
-    }
-
-    let plan: DeskWatchPlan
-    var watch: any DeskWatch
-    var state = State.waiting
-}
-
-/// What one bus attached and what it is without, for the start line and
-/// the log.
-struct BusReport: Sendable {
-    var attached: [DeskSummary.Attached]
-    var absent: [String]
-
-    init(attached: [DeskSummary.Attached], absent: [String]) {
-        self.attached = attached
-        self.absent = absent
-    }
-
-    init(_ slots: [WatchSlot], bus: DeskBus) {
-        attached = []
-        absent = []
-        for slot in slots {
-            switch slot.state {
-            case .attached:
-                attached.append(DeskSummary.Attached(reports: slot.plan.reports, source: slot.watch.name))
-            case .absent:
-                let text = "\(slot.watch.name) (not on the \(bus) bus)"
-                if !absent.contains(text) { absent.append(text) }
-            case .failed(let reason, _, _):
-                absent.append("\(slot.plan.reports) from \(slot.watch.name) (\(reason))")
-            case .waiting:
-                break
-            }
-        }
-    }
-
-    /// The report as part of a log line.
-    var line: String {
-        String(DeskSummary(attached: attached, absent: absent).description.dropFirst("desk: ".count))
     }
 }

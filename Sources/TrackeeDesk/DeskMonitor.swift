@@ -120,6 +120,8 @@ public final class DeskMonitor: Sendable {
             defer { running = nil }
             return running
         }
+        // Both buses wind down at once: one wait, not one per bus.
+        for monitor in stopping?.monitors ?? [] { monitor.requestStop() }
         for monitor in stopping?.monitors ?? [] { monitor.stop() }
         for source in stopping?.sources ?? [] { source.stop() }
         continuation.finish()

@@ -16,7 +16,7 @@ struct DeskMonitorTests {
         }
     }
 
-    @Test func withoutASessionOnlySleepAttachesFromLogind() async throws {
+    @Test func withoutASessionOnlySleepAttachesAndTheSessionIsWatchedOnceItComes() async throws {
         let mocks = try SystemMocks(withSession: false)
         var environment = mocks.environment
         environment["XDG_SESSION_ID"] = nil
@@ -25,6 +25,12 @@ struct DeskMonitorTests {
             #expect(desk.summary.description
                 == "desk: sleep from logind, power from UPower; absent: idle from logind (logind has no session of user "
                 + "\(uid)), lock from logind (logind has no session of user \(uid))")
+            try mocks.mock(SystemMocks.login, SystemMocks.manager, "AddSession",
+                           [.string("c1"), .string("seat0"), .uint32(uid), .string("desk"), .bool(true)])
+            #expect(await desk.logs.wait { $0 == "info: desk: lock from logind" })
+            #expect(await desk.logs.wait { $0 == "info: desk: idle from logind" })
+            try mocks.session(["LockedHint": .bool(true)])
+            #expect(await desk.changes.seen(1) == [Seen(.session(.locked), at: now)])
         }
     }
 
