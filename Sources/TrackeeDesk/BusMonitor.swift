@@ -69,6 +69,7 @@ final class BusMonitor: Sendable {
         var reported = false
         /// Set while the bus is away, so that coming back is logged once.
         var away = false
+        var everConnected = false
         while !isStopping {
             let connection: DBusConnection
             do {
@@ -93,9 +94,10 @@ final class BusMonitor: Sendable {
                 firstReport.set(report)
                 reported = true
             } else if away {
-                log(.info, "desk: connected to the \(bus) bus again: \(report.line)")
+                log(.info, "desk: connected to the \(bus) bus\(everConnected ? " again" : ""): \(report.line)")
             }
             away = false
+            everConnected = true
             let connected = ContinuousClock.now
             do {
                 try listen(connection, &slots)
@@ -141,7 +143,11 @@ final class BusMonitor: Sendable {
             log(.info, "desk: \(source) left the \(bus) bus")
             return
         }
-        for index in indices { attach(&slots[index], connection) }
+        for index in indices {
+            // A service that just appeared gets the shortest wait again if it is not ready.
+            slots[index].state = .waiting
+            attach(&slots[index], connection)
+        }
         let report = BusReport(indices.map { slots[$0] }, bus: bus)
         log(.info, "desk: \(source) appeared on the \(bus) bus: \(report.line)")
     }
