@@ -49,8 +49,14 @@ public final class DBusConnection {
     }
 
     /// Calls a method and waits for its reply's arguments.
+    ///
+    /// With `keepingDescriptors`, each Unix file descriptor in the reply
+    /// (logind's `Inhibit`) is a `.fileDescriptor` the caller owns and must
+    /// close; without it, none is opened here (libdbus closes the message's
+    /// own copies with the message).
     public func call(destination: String, path: String, interface: String, member: String,
-                     arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = 5000) throws -> [DBusValue] {
+                     arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = 5000,
+                     keepingDescriptors: Bool = false) throws -> [DBusValue] {
         let what = "\(interface).\(member) on \(destination) \(path)"
         guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
             throw DBusFailure("could not build the D-Bus call \(what): a name or path is not valid.")
@@ -70,7 +76,7 @@ public final class DBusConnection {
             throw Self.failure(&error, "the D-Bus call \(what) failed")
         }
         defer { dbus_message_unref(reply) }
-        return Self.arguments(of: reply)
+        return Self.arguments(of: reply, keepingDescriptors: keepingDescriptors)
     }
 
     /// Reads one property through `org.freedesktop.DBus.Properties.Get`,
@@ -102,7 +108,7 @@ public final class DBusConnection {
                         path: Self.text(dbus_message_get_path(message)),
                         interface: Self.text(dbus_message_get_interface(message)),
                         member: Self.text(dbus_message_get_member(message)),
-                        arguments: Self.arguments(of: message))
+                        arguments: Self.arguments(of: message, keepingDescriptors: false))
                 }
             }
             let left = clock.now.duration(to: deadline)
@@ -130,17 +136,17 @@ public final class DBusConnection {
         return DBusFailure(errorName: name, "\(sentence): \(message) (\(name)).")
     }
 
-    private static func arguments(of message: OpaquePointer) -> [DBusValue] {
+    private static func arguments(of message: OpaquePointer, keepingDescriptors: Bool) -> [DBusValue] {
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
-        return values(&iterator)
+        return values(&iterator, keepingDescriptors)
     }
 
     /// The values from `iterator` to the end of its container.
-    private static func values(_ iterator: inout DBusMessageIter) -> [DBusValue] {
+    private static func values(_ iterator: inout DBusMessageIter, _ keepingDescriptors: Bool) -> [DBusValue] {
         var values: [DBusValue] = []
         while dbus_message_iter_get_arg_type(&iterator) != 0 {  // DBUS_TYPE_INVALID, a cast macro Swift does not import
-            values.append(value(&iterator))
+            values.append(value(&iterator, keepingDescriptors))
             dbus_message_iter_next(&iterator)
         }
         return values
@@ -152,7 +158,7 @@ public final class DBusConnection {
         return value
     }
 
-    private static func value(_ iterator: inout DBusMessageIter) -> DBusValue {
+    private static func value(_ iterator: inout DBusMessageIter, _ keepingDescriptors: Bool) -> DBusValue {
         let type = dbus_message_iter_get_arg_type(&iterator)
         switch UInt8(truncatingIfNeeded: type) {
         case UInt8(ascii: "s"): return .string(text(basic(&iterator, UnsafePointer<CChar>?.none)))
@@ -167,10 +173,15 @@ public final class DBusConnection {
         case UInt8(ascii: "x"): return .int64(basic(&iterator, Int64(0)))
         case UInt8(ascii: "t"): return .uint64(basic(&iterator, UInt64(0)))
         case UInt8(ascii: "d"): return .double(basic(&iterator, Double(0)))
+        case UInt8(ascii: "h") where keepingDescriptors:
+            // libdbus hands out a duplicate the caller owns; -1 when it
+            // could not make one.
+            let fd = basic(&iterator, Int32(-1))
+            return fd >= 0 ? .fileDescriptor(fd) : .unsupported("h")
         case UInt8(ascii: "v"):
             var inner = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &inner)
-            return .variant(value(&inner))
+            return .variant(value(&inner, keepingDescriptors))
         case UInt8(ascii: "a"):
             var inner = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &inner)
@@ -179,15 +190,15 @@ public final class DBusConnection {
                 element = String(String(cString: signature).dropFirst())
                 dbus_free(signature)
             }
-            return .array(elementSignature: element, values(&inner))
+            return .array(elementSignature: element, values(&inner, keepingDescriptors))
         case UInt8(ascii: "r"), UInt8(ascii: "("):
             var inner = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &inner)
-            return .structure(values(&inner))
+            return .structure(values(&inner, keepingDescriptors))
         case UInt8(ascii: "e"), UInt8(ascii: "{"):
             var inner = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &inner)
-            let pair = values(&inner)
+            let pair = values(&inner, keepingDescriptors)
             guard pair.count == 2 else { return .structure(pair) }
             return .entry(key: pair[0], value: pair[1])
         default:
@@ -220,6 +231,8 @@ public final class DBusConnection {
         case .int64(let number): return appendBasic(&iterator, "x", number)
         case .uint64(let number): return appendBasic(&iterator, "t", number)
         case .double(let number): return appendBasic(&iterator, "d", number)
+        // libdbus sends a duplicate; the caller keeps its own.
+        case .fileDescriptor(let fd): return appendBasic(&iterator, "h", fd)
         case .variant(let inner):
             return appendContainer(&iterator, "v", inner.signature, [inner])
         case .array(let element, let items):

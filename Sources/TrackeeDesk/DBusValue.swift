@@ -19,7 +19,12 @@ public indirect enum DBusValue: Equatable, Sendable {
     case structure([DBusValue])
     /// One key and value of a dictionary (an array of entries).
     case entry(key: DBusValue, value: DBusValue)
-    /// A type trackee does not read (a Unix file descriptor), by its type code.
+    /// A Unix file descriptor (`h`) from a method reply read with
+    /// `keepingDescriptors`: the caller owns it and must close it. In a
+    /// signal, or a reply read without that flag, a descriptor is
+    /// `.unsupported("h")` and never opened in this process.
+    case fileDescriptor(Int32)
+    /// A type trackee does not read, by its type code.
     case unsupported(Character)
 
     /// The D-Bus type signature of this value, such as `s` or `a{sv}`.
@@ -37,6 +42,7 @@ public indirect enum DBusValue: Equatable, Sendable {
         case .int64: "x"
         case .uint64: "t"
         case .double: "d"
+        case .fileDescriptor: "h"
         case .variant: "v"
         case .array(let element, _): "a" + element
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"

@@ -21,9 +21,11 @@ public protocol DeskWatch {
     /// again.
     var serviceName: String { get }
     /// Adds its match rules and reads the current state. The first attach
-    /// reports nothing (a state found at start is not an edge); a later one
-    /// (after a reconnect) reports what changed meanwhile, at `now`. Throws
-    /// when the service is not on the bus.
+    /// reports nothing (a state found at start is not an edge), except an
+    /// idleness under way whose source gives its start (logind's
+    /// `IdleSinceHint`); a later one (after a reconnect) reports what
+    /// changed meanwhile, at `now`. Throws when the service is not on the
+    /// bus, or is not ready (the monitor tries again with a backoff).
     mutating func attach(_ connection: DBusConnection, now: Instant) throws -> [DeskChange]
     /// The changes one signal makes; none when it repeats the known state,
     /// is not this watch's, or carries values of unexpected types (it never

@@ -36,7 +36,10 @@ final class PrivateBus {
     let directory: URL
     /// The bus address, as `dbus-daemon --print-address` printed it.
     let address: String
-    private let daemon: Process
+    /// The address without the daemon's GUID, as a user's environment
+    /// names a bus: it still reaches a new daemon started by ``restart()``.
+    var socketAddress: String { "unix:path=\(directory.path)/bus" }
+    private var daemon: Process
     var mocks: [Process] = []
 
     init() throws {
@@ -59,19 +62,29 @@ final class PrivateBus {
               </policy>
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)
-        daemon = Process()
+        let daemon = Process()
+        self.daemon = daemon
+        do {
+            address = try Self.launch(daemon, config: config)
+        } catch {
+            if daemon.isRunning {
+                Foundation.kill(daemon.processIdentifier, SIGKILL)
+                daemon.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    /// Starts `daemon` on `config` and returns the address it printed.
+    private static func launch(_ daemon: Process, config: URL) throws -> String {
         daemon.executableURL = URL(fileURLWithPath: Self.daemon)
         daemon.arguments = ["--config-file=\(config.path)", "--print-address", "--nofork"]
         let output = Pipe()
         daemon.standardOutput = output
         // Its warning that it cannot raise its file limit here is noise.
         daemon.standardError = FileHandle.nullDevice
-        do {
-            try daemon.run()
-        } catch {
-            try? FileManager.default.removeItem(at: directory)
-            throw error
-        }
+        try daemon.run()
         var printed = Data()
         while !printed.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
@@ -79,11 +92,18 @@ final class PrivateBus {
             printed.append(chunk)
         }
         let line = String(decoding: printed, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        address = line
-        if line.isEmpty {
-            stop()
-            throw Failure(description: "dbus-daemon printed no address")
-        }
+        if line.isEmpty { throw Failure(description: "dbus-daemon printed no address") }
+        return line
+    }
+
+    /// Kills the daemon and its mocks, as a logout or a restart of the bus
+    /// would, and starts a new daemon on the same socket path.
+    func restart() throws {
+        kill(mocks + [daemon])
+        mocks = []
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("bus"))
+        daemon = Process()
+        _ = try Self.launch(daemon, config: directory.appendingPathComponent("bus.conf"))
     }
 
     /// Starts `python3 -m dbusmock` owning `name` with one object at `path`,
@@ -92,11 +112,35 @@ final class PrivateBus {
         let mock = Process()
         mock.executableURL = URL(fileURLWithPath: Self.python)
         mock.arguments = ["-m", "dbusmock", "--session", name, path, interface]
-        mock.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+        mock.environment = ["DBUS_SESSION_BUS_ADDRESS": socketAddress, "PATH": "/usr/bin:/bin"]
         mock.standardOutput = FileHandle.nullDevice
         mock.standardError = FileHandle.nullDevice
         try mock.run()
         mocks.append(mock)
+        try waitForOwner(name, of: mock, on: connection)
+    }
+
+    /// Starts one of python-dbusmock's templates (`logind`, `upower`) with
+    /// its JSON `parameters`, on this bus as both the session and the
+    /// system bus, and waits (up to 10 s) until it owns `name`. Its methods
+    /// answer once it has loaded: the mock handles no call before.
+    @discardableResult
+    func startTemplate(_ template: String, name: String, parameters: String = "{}",
+                       on connection: DBusConnection) throws -> Process {
+        let mock = Process()
+        mock.executableURL = URL(fileURLWithPath: Self.python)
+        mock.arguments = ["-m", "dbusmock", "--template", template, "--parameters", parameters]
+        mock.environment = ["DBUS_SESSION_BUS_ADDRESS": socketAddress, "DBUS_SYSTEM_BUS_ADDRESS": socketAddress,
+                            "PATH": "/usr/bin:/bin"]
+        mock.standardOutput = FileHandle.nullDevice
+        mock.standardError = FileHandle.nullDevice
+        try mock.run()
+        mocks.append(mock)
+        try waitForOwner(name, of: mock, on: connection)
+        return mock
+    }
+
+    private func waitForOwner(_ name: String, of mock: Process, on connection: DBusConnection) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let owned = try connection.call(
@@ -112,11 +156,21 @@ final class PrivateBus {
     /// Kills the mocks and the daemon: they inherit the test process's
     /// signal mask, which blocks SIGTERM, so `terminate()` would not end them.
     func stop() {
-        for process in mocks + [daemon] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        kill(mocks + [daemon])
         mocks = []
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Kills `mock` alone, as a service that stops would leave the bus.
+    func stop(_ mock: Process) {
+        kill([mock])
+        mocks.removeAll { $0 === mock }
+    }
+
+    private func kill(_ processes: [Process]) {
+        for process in processes where process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 }

@@ -1,0 +1,204 @@
+import Glibc
+import Synchronization
+import TrackeeCore
+
+/// One bus's thread: it owns the connection and the watches on that bus,
+/// attaches them (again when their service appears or the bus comes
+/// back), and hands every change they report to `yield`.
+///
+/// The bus going away is never fatal: it logs one line, reconnects with
+/// ``Backoff``, and attaches every watch again, whose attach reports what
+/// changed meanwhile.
+final class BusMonitor: Sendable {
+    let bus: DeskBus
+    let address: String
+    private let plans: [DeskWatchPlan]
+    private let clock: @Sendable () -> Instant
+    private let log: DeskLog
+    private let yield: @Sendable (DeskChange) -> Void
+    /// What the first attach found, for the start line.
+    let firstReport = Latch<BusReport>()
+    private let stopping = Atomic<Bool>(false)
+    private let thread = Mutex<DeskThread?>(nil)
+
+    /// How long one wait for a signal lasts: `stop()` takes effect within
+    /// it, and four wake-ups a second cost an idle daemon nothing measurable.
+    static let waitMilliseconds = 250
+    /// A connection that lasted this long was a good one: the next loss
+    /// starts the backoff again from its shortest wait.
+    static let goodConnection: Duration = .seconds(60)
+
+    init(bus: DeskBus, address: String, plans: [DeskWatchPlan], clock: @escaping @Sendable () -> Instant,
+         log: @escaping DeskLog, yield: @escaping @Sendable (DeskChange) -> Void) {
+        self.bus = bus
+        self.address = address
+        self.plans = plans
+        self.clock = clock
+        self.log = log
+        self.yield = yield
+    }
+
+    func start() throws {
+        let started = try DeskThread { [self] in run() }
+        thread.withLock { $0 = started }
+    }
+
+    /// Asks the thread to end, which it does within one wait.
+    func requestStop() {
+        stopping.store(true, ordering: .relaxed)
+    }
+
+    /// Ends the thread and waits for it; the watches, and any inhibitor
+    /// they hold, go with it.
+    func stop() {
+        requestStop()
+        let running = thread.withLock { thread -> DeskThread? in
+            defer { thread = nil }
+            return thread
+        }
+        running?.join()
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    // MARK: - The thread
+
+    private func run() {
+        var slots = plans.map { WatchSlot(plan: $0, watch: $0.make()) }
+        var backoff = Backoff()
+        var reported = false
+        /// Set while the bus is away, so that coming back is logged once.
+        var away = false
+        var everConnected = false
+        while !isStopping {
+            let connection: DBusConnection
+            do {
+                connection = try DBusConnection(address: address)
+                for name in Set(plans.map(\.serviceName)).sorted() {
+                    try connection.addMatch(
+                        "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'")
+                }
+            } catch {
+                if !reported {
+                    firstReport.set(BusReport(attached: [], absent: ["\(bus) bus (could not connect to \(address))"]))
+                    reported = true
+                    away = true
+                }
+                pause(backoff.take())
+                continue
+            }
+            for index in slots.indices { attach(&slots[index], connection) }
+            let report = BusReport(slots, bus: bus)
+            if !reported {
+                firstReport.set(report)
+                reported = true
+            } else if away {
+                log(.info, "desk: connected to the \(bus) bus\(everConnected ? " again" : ""): \(report.line)")
+            }
+            away = false
+            everConnected = true
+            let connected = ContinuousClock.now
+            do {
+                try listen(connection, &slots)
+                return
+            } catch {
+                log(.warning, "desk: lost the \(bus) bus (\(Self.reason(error))); reconnecting")
+                away = true
+                if ContinuousClock.now - connected >= Self.goodConnection { backoff.reset() }
+                for index in slots.indices { slots[index].state = .waiting }
+                pause(backoff.take())
+            }
+        }
+    }
+
+    /// Hands signals to the watches until stopped; throws when the bus goes away.
+    private func listen(_ connection: DBusConnection, _ slots: inout [WatchSlot]) throws {
+        while !isStopping {
+            if let signal = try connection.nextSignal(timeoutMilliseconds: Self.waitMilliseconds) {
+                if signal.sender == "org.freedesktop.DBus" {
+                    ownerChanged(signal, connection, &slots)
+                } else {
+                    let now = clock()
+                    for index in slots.indices where slots[index].state == .attached {
+                        for change in slots[index].watch.take(signal, connection: connection, now: now) { yield(change) }
+                    }
+                }
+            }
+            retryFailed(connection, &slots)
+        }
+    }
+
+    /// A watched service appeared, left, or changed hands: attach its
+    /// watches again, or remember them as absent.
+    private func ownerChanged(_ signal: DBusSignal, _ connection: DBusConnection, _ slots: inout [WatchSlot]) {
+        guard signal.member == "NameOwnerChanged", signal.arguments.count == 3,
+              case .string(let name) = signal.arguments[0], case .string(let owner) = signal.arguments[2]
+        else { return }
+        let indices = slots.indices.filter { slots[$0].plan.serviceName == name }
+        guard let first = indices.first else { return }
+        let source = slots[first].watch.name
+        if owner.isEmpty {
+            for index in indices { slots[index].state = .absent }
+            log(.info, "desk: \(source) left the \(bus) bus")
+            return
+        }
+        for index in indices {
+            // A service that just appeared gets the shortest wait again if it is not ready.
+            slots[index].state = .waiting
+            attach(&slots[index], connection)
+        }
+        let report = BusReport(indices.map { slots[$0] }, bus: bus)
+        log(.info, "desk: \(source) appeared on the \(bus) bus: \(report.line)")
+    }
+
+    private func retryFailed(_ connection: DBusConnection, _ slots: inout [WatchSlot]) {
+        let now = ContinuousClock.now
+        for index in slots.indices {
+            guard case .failed(_, let at, _) = slots[index].state, at <= now else { continue }
+            attach(&slots[index], connection)
+            if slots[index].state == .attached {
+                log(.info, "desk: \(BusReport([slots[index]], bus: bus).line)")
+            }
+        }
+    }
+
+    private func attach(_ slot: inout WatchSlot, _ connection: DBusConnection) {
+        do {
+            let changes = try slot.watch.attach(connection, now: clock())
+            slot.state = .attached
+            for change in changes { yield(change) }
+        } catch {
+            let owned = try? connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "NameHasOwner", arguments: [.string(slot.plan.serviceName)])
+            if owned == [.bool(true)] {
+                // Present but not ready (an object not yet exported, no session yet): try again later.
+                var backoff = Backoff()
+                if case .failed(_, _, let previous) = slot.state { backoff = previous }
+                let wait = backoff.take()
+                slot.state = .failed(reason: Self.reason(error), retryAt: ContinuousClock.now + wait, backoff: backoff)
+            } else {
+                slot.state = .absent
+            }
+        }
+    }
+
+    /// Sleeps `duration`, in slices, so that `stop()` is not kept waiting.
+    private func pause(_ duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while !isStopping, ContinuousClock.now < end {
+            let slice = min(end - ContinuousClock.now, .milliseconds(Self.waitMilliseconds))
+            guard slice > .zero else { return }
+            let (seconds, attoseconds) = slice.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            nanosleep(&request, nil)
+        }
+    }
+
+    /// A failure's sentence without its full stop, to sit inside a line.
+    static func reason(_ error: any Error) -> String {
+        let sentence = (error as? DBusFailure)?.sentence ?? "\(error)"
+        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    }
+}

@@ -1,0 +1,166 @@
+import Synchronization
+import TrackeeCore
+
+/// The desk's system sources, as `trackee run` uses them: one thread per
+/// D-Bus bus running its watches, the other sources (udev) on threads of
+/// their own, and every change they report on one stream.
+///
+/// ```swift
+/// let desk = DeskMonitor(environment: environment, idleIntervalMilliseconds: 60_000, log: log)
+/// log(.info, desk.start().description)
+/// for await change in desk.changes { … }
+/// ```
+public final class DeskMonitor: Sendable {
+    /// Every change, in the order the sources reported them; finished by ``stop()``.
+    public let changes: AsyncStream<DeskChange>
+    private let continuation: AsyncStream<DeskChange>.Continuation
+    private let environment: [String: String]
+    private let idle: [DeskWatchPlan]
+    private let watches: [DeskWatchPlan]
+    private let extraSources: [any DeskChangeSource]
+    private let clock: @Sendable () -> Instant
+    private let log: DeskLog
+    private let running = Mutex<Running?>(nil)
+
+    /// How long ``start()`` waits for the buses' first attach.
+    static let startMilliseconds = 2000
+
+    private struct Running: Sendable {
+        var monitors: [BusMonitor]
+        var sources: [any DeskChangeSource]
+    }
+
+    /// The standard sources: the first idle source present (checked every
+    /// `idleIntervalMilliseconds` where the source polls), logind's lock
+    /// and sleep, UPower, and `extraSources`.
+    public convenience init(environment: [String: String], idleIntervalMilliseconds: Int,
+                            extraSources: [any DeskChangeSource] = [], log: @escaping DeskLog) {
+        self.init(
+            environment: environment,
+            idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
+            watches: DeskWatchPlan.standard(environment: environment),
+            extraSources: extraSources, clock: SystemClock.now, log: log)
+    }
+
+    /// Runs the first of the `idle` candidates present at start, every one
+    /// of `watches`, and `extraSources`, reading the time of a change
+    /// from `clock` where its source gives none.
+    public init(environment: [String: String], idle: [DeskWatchPlan], watches: [DeskWatchPlan],
+                extraSources: [any DeskChangeSource] = [], clock: @escaping @Sendable () -> Instant,
+                log: @escaping DeskLog) {
+        (changes, continuation) = AsyncStream.makeStream(of: DeskChange.self)
+        self.environment = environment
+        self.idle = idle
+        self.watches = watches
+        self.extraSources = extraSources
+        self.clock = clock
+        self.log = log
+    }
+
+    /// Starts every source and returns, once each bus has attached its
+    /// watches (or after two seconds), what attached and what is absent.
+    /// Absent services are attached when they appear; nothing here fails.
+    public func start() -> DeskSummary {
+        var absent: [String] = []
+        let chosen = chooseIdle(absent: &absent)
+        let plans = (chosen.map { [$0] } ?? []) + watches
+        let continuation = self.continuation
+        let yield: @Sendable (DeskChange) -> Void = { continuation.yield($0) }
+        var monitors: [BusMonitor] = []
+        for bus in DeskBus.allCases {
+            let onBus = plans.filter { $0.bus == bus }
+            guard !onBus.isEmpty else { continue }
+            guard let address = bus.address(in: environment) else {
+                absent.append("\(bus) bus (no address)")
+                continue
+            }
+            let monitor = BusMonitor(bus: bus, address: address, plans: onBus, clock: clock, log: log, yield: yield)
+            do {
+                try monitor.start()
+                monitors.append(monitor)
+            } catch {
+                absent.append("\(bus) bus (\(BusMonitor.reason(error)))")
+            }
+        }
+        var sources: [any DeskChangeSource] = []
+        var started: [DeskSummary.Attached] = []
+        for source in extraSources {
+            do {
+                try source.start(yield: yield)
+                sources.append(source)
+                started.append(DeskSummary.Attached(reports: source.reports, source: source.name))
+            } catch {
+                absent.append("\(source.name) (\(BusMonitor.reason(error)))")
+            }
+        }
+        running.withLock { $0 = Running(monitors: monitors, sources: sources) }
+
+        let deadline = Latch<BusReport>.deadline(inMilliseconds: Self.startMilliseconds)
+        var attached: [DeskSummary.Attached] = []
+        for monitor in monitors {
+            guard let report = monitor.firstReport.wait(until: deadline) else {
+                absent.append("\(monitor.bus) bus (no answer within \(Self.startMilliseconds / 1000) s)")
+                continue
+            }
+            attached += report.attached
+            absent += report.absent
+        }
+        // The idle source first: which of them won is what a user checks.
+        let idleFirst = attached.filter { $0.reports == "idle" } + attached.filter { $0.reports != "idle" }
+        var once: [String] = []
+        for text in absent where !once.contains(text) { once.append(text) }
+        return DeskSummary(attached: idleFirst + started, absent: once)
+    }
+
+    /// Stops every source and finishes ``changes``. The inhibitor a watch
+    /// holds is released; one already handed out with a change is released
+    /// by whoever holds the change, or when it is dropped.
+    public func stop() {
+        let stopping = running.withLock { running -> Running? in
+            defer { running = nil }
+            return running
+        }
+        // Both buses wind down at once: one wait, not one per bus.
+        for monitor in stopping?.monitors ?? [] { monitor.requestStop() }
+        for monitor in stopping?.monitors ?? [] { monitor.stop() }
+        for source in stopping?.sources ?? [] { source.stop() }
+        continuation.finish()
+    }
+
+    /// The first idle candidate whose service is on its bus; else the last
+    /// one, which attaches when its service appears. Buses that could not
+    /// be asked are noted in `absent`.
+    private func chooseIdle(absent: inout [String]) -> DeskWatchPlan? {
+        var connections: [DeskBus: DBusConnection?] = [:]
+        for candidate in idle {
+            let connection: DBusConnection?
+            if let known = connections[candidate.bus] {
+                connection = known
+            } else {
+                connection = connect(candidate.bus, absent: &absent)
+                connections[candidate.bus] = connection
+            }
+            guard let connection else { continue }
+            let owned = try? connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "NameHasOwner", arguments: [.string(candidate.serviceName)])
+            if owned == [.bool(true)] { return candidate }
+        }
+        return idle.last
+    }
+
+    /// A short-lived connection to ask who is on `bus`; nil, noted in
+    /// `absent`, when there is none.
+    private func connect(_ bus: DeskBus, absent: inout [String]) -> DBusConnection? {
+        guard let address = bus.address(in: environment) else {
+            absent.append("\(bus) bus (no address)")
+            return nil
+        }
+        do {
+            return try DBusConnection(address: address)
+        } catch {
+            absent.append("\(bus) bus (could not connect to \(address))")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+import TrackeeDesk
+
+/// The start line's wording and where the buses are found, without a bus.
+struct DeskSummaryTests {
+    typealias Attached = DeskSummary.Attached
+
+    @Test func idleStandsAloneAndTheRestAreGroupedBySource() {
+        let summary = DeskSummary(attached: [
+            Attached(reports: "idle", source: "logind"), Attached(reports: "lock", source: "logind"),
+            Attached(reports: "power", source: "UPower"), Attached(reports: "sleep", source: "logind"),
+            Attached(reports: "network", source: "NetworkManager"), Attached(reports: "devices", source: "udev"),
+        ], absent: [])
+        #expect(summary.description
+            == "desk: idle from logind, lock and sleep from logind, power from UPower, network from NetworkManager, "
+            + "devices from udev")
+    }
+
+    @Test func threeFromOneSourceAreListedWithCommas() {
+        let summary = DeskSummary(attached: [
+            Attached(reports: "lock", source: "logind"), Attached(reports: "sleep", source: "logind"),
+            Attached(reports: "power", source: "logind"),
+        ], absent: ["UPower (not on the system bus)", "session bus (no address)"])
+        #expect(summary.description
+            == "desk: lock, sleep and power from logind; absent: UPower (not on the system bus), session bus (no address)")
+    }
+
+    @Test func nothingAttachedSaysSo() {
+        #expect(DeskSummary(attached: [], absent: ["system bus (no address)"]).description
+            == "desk: nothing attached; absent: system bus (no address)")
+    }
+
+    @Test func theSessionBusComesFromItsVariableElseTheRuntimeDirectory() {
+        #expect(DeskBus.session.address(in: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/x", "XDG_RUNTIME_DIR": "/run/user/7"])
+            == "unix:path=/tmp/x")
+        #expect(DeskBus.session.address(in: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/run/user/7"])
+            == "unix:path=/run/user/7/bus")
+        #expect(DeskBus.session.address(in: [:]) == nil)
+    }
+
+    @Test func theSystemBusComesFromItsVariableElseItsWellKnownSocket() {
+        #expect(DeskBus.system.address(in: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/tmp/y"]) == "unix:path=/tmp/y")
+        #expect(DeskBus.system.address(in: [:]) == "unix:path=/run/dbus/system_bus_socket")
+    }
+}
