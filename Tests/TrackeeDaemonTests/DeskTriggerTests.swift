@@ -161,6 +161,26 @@ import TrackeeStore
         }
     }
 
+    /// The schedule loop sleeping a minute is woken by an idle period whose
+    /// length falls sooner; the same period reported again wakes nothing.
+    @Test func aNewIdleDeadlineRingsTheAlarm() async throws {
+        let s = try await setup(at: nine)
+        defer { try? FileManager.default.removeItem(atPath: s.directory) }
+        _ = await s.core.pass()
+        let asleep = Task { await s.core.alarm.sleep(nanoseconds: 60_000_000_000) }
+        await s.clock.untilAsleep()
+        await s.core.handle(.idle(since: nine - minutes(5)), at: nine)
+        await asleep.value
+        #expect(s.clock.sleeping == 0)
+        #expect(await s.core.pass() == nine + minutes(5))
+        let again = Task { await s.core.alarm.sleep(nanoseconds: 60_000_000_000) }
+        await s.clock.untilAsleep()
+        await s.core.handle(.idle(since: nine - minutes(5)), at: nine + 30)
+        #expect(s.clock.sleeping == 1)
+        #expect(s.clock.advance(to: nine + 60) == 1)
+        await again.value
+    }
+
     /// Idle since 08:50, before the running entry began at 09:00: the stop
     /// is refused, and the entry keeps running.
     @Test func aStopBeforeTheEntryBeganIsRefused() async throws {
