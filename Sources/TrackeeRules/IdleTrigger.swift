@@ -70,7 +70,7 @@ extension TriggerKind {
         guard let keys = reader.fields(value, known: ["for", "ended", "after"]) else { return nil }
         if let length = keys["for"] {
             if let other = keys["ended"] ?? keys["after"] {
-                reader.fail("for: and ended: are two triggers; make each its own list item", at: other)
+                reader.fail("{for: …} and {ended: true, after: …} are two triggers; make each its own list item", at: other)
                 return nil
             }
             return reader.positiveDuration(length, "idleness").map { IdleTrigger(.reached($0)) }

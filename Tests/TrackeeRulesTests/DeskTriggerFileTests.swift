@@ -175,7 +175,10 @@ import TrackeeCore
             "rules.yaml:3:26: rule \"a\": when.idle.ended: ended: takes true; for idleness itself write {for: DURATION}"
         ])
         #expect(errors("idle: {for: 10m, ended: true}") == [
-            "rules.yaml:3:36: rule \"a\": when.idle.ended: for: and ended: are two triggers; make each its own list item"
+            "rules.yaml:3:36: rule \"a\": when.idle.ended: {for: …} and {ended: true, after: …} are two triggers; make each its own list item"
+        ])
+        #expect(errors("idle: {for: 10m, after: 5m}") == [
+            "rules.yaml:3:36: rule \"a\": when.idle.after: {for: …} and {ended: true, after: …} are two triggers; make each its own list item"
         ])
         #expect(errors("idle: {after: 10m}") == [
             "rules.yaml:3:18: rule \"a\": when.idle: expected {for: DURATION} or {ended: true, after: DURATION}, such as {for: 10m}"
