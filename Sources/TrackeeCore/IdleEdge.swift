@@ -62,10 +62,11 @@ public enum IdleEdge: TriggerPayload {
         return fields
     }
 
-    /// `idle 10m since 2026-11-26T08:50:00Z`, `active after 12m idle`.
+    /// `idle 10m`, `active after 12m idle`: descriptions add the event's
+    /// time in the rules' zone, and idleness began that length before it.
     public var summary: String {
         switch self {
-        case .reached(let since, let threshold): "idle \(formatDuration(threshold, .human)) since \(since)"
+        case .reached(_, let threshold): "idle \(formatDuration(threshold, .human))"
         case .ended(_, let duration): "active after \(formatDuration(duration, .human)) idle"
         }
     }

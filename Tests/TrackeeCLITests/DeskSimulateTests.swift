@@ -75,7 +75,7 @@ import Testing
             "      fired: power@power:battery:1795681800",
             "      do notify \"on battery\"",
             "2026-11-26T10:00:00+01:00  away  stopped Office",
-            "  why: 2026-11-26T10:00:00+01:00  away  idle 10m since 2026-11-26T08:50:00Z",
+            "  why: 2026-11-26T10:00:00+01:00  away  idle 10m",
             "      fired: away@idle:1795683000:for:600",
             "      do stop: stopped (away@idle:1795683000:for:600#0)",
             "2026-11-26T10:05:00+01:00  back  would notify: Away 15m; timer stopped at 2026-11-26T09:50:00+01:00",
