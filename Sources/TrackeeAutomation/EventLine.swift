@@ -6,7 +6,12 @@ import TrackeeCore
 /// ```
 /// {"type":"focus","mode":"work","state":"on"}
 /// {"type":"focus","mode":"work","state":"off","time":"2026-11-23T12:00:00+01:00"}
+/// {"type":"idle","idle_for":60}
+/// {"type":"session","state":"locked"}
 /// ```
+///
+/// The desk's lines (`idle`, `session`, `sleep`, `network`, `power`,
+/// `device`) are read by ``DeskLine``.
 ///
 /// `time` (any form `trackee start --at` takes, or seconds since the epoch)
 /// is when the event happened; without it, when the line is read. A line
@@ -15,6 +20,9 @@ public enum EventLine: Sendable, Equatable {
     /// Turn a focus mode on (it replaces any other) or off (only if it is
     /// the one on).
     case focus(mode: String, state: FocusState, time: Instant?)
+    /// A change of the machine at the desk, as a D-Bus or udev source
+    /// would report it.
+    case desk(DeskEvent, time: Instant?)
 
     /// A line that is not a valid event, with its line number.
     public struct Failure: Error, Equatable, CustomStringConvertible {
@@ -46,12 +54,19 @@ public enum EventLine: Sendable, Equatable {
                 state = parsed
             }
             return .focus(mode: mode, state: state, time: try time(fields["time"], now: now, zone: zone, fail: fail))
+        case "idle", "session", "sleep", "network", "power", "device":
+            let time = try time(fields["time"], now: now, zone: zone, fail: fail)
+            let event = try DeskLine.event(type, fields, read: time ?? now, now: now, zone: zone, fail: fail)
+            return .desk(event, time: time)
         default:
-            throw fail("unknown event type \"\(type)\" (known: focus)")
+            throw fail("unknown event type \"\(type)\" (known: focus, idle, session, sleep, network, power, device)")
         }
     }
 
-    private static func time(_ value: Any?, now: Instant, zone: Zone, fail: (String) -> Failure) throws(Failure) -> Instant? {
+    /// The value of `key`: a time text, or seconds since the epoch.
+    static func time(_ value: Any?, key: String = "time", now: Instant, zone: Zone, fail: (String) -> Failure)
+        throws(Failure) -> Instant?
+    {
         switch value {
         case nil: return nil
         case let seconds as Int: return Instant(seconds: Int64(seconds))
@@ -59,9 +74,9 @@ public enum EventLine: Sendable, Equatable {
             do {
                 return try TimeExpression.parse(text, now: now, zone: zone)
             } catch {
-                throw fail("\"time\": \(error)")
+                throw fail("\"\(key)\": \(error)")
             }
-        default: throw fail("\"time\" must be a time text or seconds since the epoch")
+        default: throw fail("\"\(key)\" must be a time text or seconds since the epoch")
         }
     }
 }

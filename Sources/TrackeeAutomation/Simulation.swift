@@ -15,7 +15,7 @@ import TrackeeStore
 ///
 /// ```swift
 /// let simulation = Simulation(automation: automation, runner: runner, from: start, to: end,
-///                             steps: try Simulation.focusSteps(in: text, now: now, zone: zone, from: start, to: end))
+///                             steps: try Simulation.eventSteps(in: text, automation: automation, now: now, zone: zone, from: start, to: end))
 /// let events = try simulation.play { step, reports in print(step.time, reports.count) }
 /// ```
 public struct Simulation {
@@ -140,12 +140,17 @@ public struct Simulation {
         public var message: String
     }
 
-    /// The focus changes of an events file (JSON lines as `trackee run`
-    /// reads them, each with its `time`) in `[from, to]`.
-    public static func focusSteps(in text: String, now: Instant, zone: Zone, from: Instant, to: Instant)
-        throws(EventsFailure) -> [Step]
+    /// The focus changes and desk changes of an events file (JSON lines
+    /// as `trackee run` reads them, each with its `time`) in `[from, to]`.
+    /// Desk changes go through a ``DeskSource`` as in the daemon: a repeat
+    /// makes nothing, and an idle period reaches the lengths `automation`'s
+    /// rules wait for at `since + D`, when that falls before the next line
+    /// or the window's end.
+    public static func eventSteps(in text: String, automation: Automation, now: Instant, zone: Zone, from: Instant,
+                                  to: Instant) throws(EventsFailure) -> [Step]
     {
         var steps: [Step] = []
+        var desk: [(change: DeskEvent, time: Instant)] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let event: EventLine?
             do {
@@ -153,10 +158,27 @@ public struct Simulation {
             } catch {
                 throw EventsFailure(line: error.line, message: error.message)
             }
-            guard case .focus(let mode, let state, let time)? = event else { continue }
-            guard let time else { throw EventsFailure(line: index + 1, message: "\"time\" is required in a simulation") }
-            if time >= from && time <= to { steps.append(.focus(mode: mode, state: state, at: time)) }
+            switch event {
+            case .focus(let mode, let state, let time)?:
+                guard let time else { throw EventsFailure(line: index + 1, message: "\"time\" is required in a simulation") }
+                if time >= from && time <= to { steps.append(.focus(mode: mode, state: state, at: time)) }
+            case .desk(let change, let time)?:
+                guard let time else { throw EventsFailure(line: index + 1, message: "\"time\" is required in a simulation") }
+                desk.append((change, time))
+            case nil:
+                break
+            }
         }
+        var source = DeskSource(idle: IdleSource(automation))
+        var events: [TriggerEvent] = []
+        for (change, time) in desk.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) })
+            .map(\.element)
+        {
+            events += source.due(now: time)
+            events += source.take(change, at: time)
+        }
+        events += source.due(now: to)
+        steps += events.filter { $0.time >= from && $0.time <= to }.map(Step.trigger)
         return steps
     }
 }

@@ -45,6 +45,9 @@ public actor DaemonCore {
     var placesDirty = false
     /// Meters for fixes without accuracy (the settings' default_accuracy).
     let defaultAccuracy: Double
+    /// The desk's last states and the idle period under way, with the
+    /// idle lengths the rules wait for.
+    var desk = DeskSource()
 
     /// `clocks` are the system's; tests pass a manual one.
     public init(runner: Runner, ruleFiles: [String], systemd: SystemdNotifier,
@@ -117,6 +120,7 @@ public actor DaemonCore {
 
     private func rebuild() {
         automation = Automation(ruleSet, calendars: calendars.mapValues(\.calendar))
+        desk.idle = desk.idle.with(IdleSource(automation))
         savePlaces()
         do {
             places = PlaceSource(automation, stored: try runner.store.placeTrackers(), defaultAccuracy: defaultAccuracy)
@@ -234,7 +238,32 @@ public actor DaemonCore {
         } catch {
             logger.error("schedule pass failed: \(error)")
         }
-        return automation.nextElapse(after: now, zone: runner.zone, state: runner.state)
+        fire(desk.due(now: now))
+        let next = automation.nextElapse(after: now, zone: runner.zone, state: runner.state)
+        guard let idle = desk.nextDeadline else { return next }
+        return min(next ?? idle, idle)
+    }
+
+    /// A change at the desk (from D-Bus, udev or an event line) at `time`:
+    /// the rules its edges fire. An idle period arms its next length as a
+    /// deadline, and the schedule loop is woken when that is sooner than
+    /// what it sleeps until.
+    public func handle(_ event: DeskEvent, at time: Instant) {
+        let before = desk.nextDeadline
+        fire(desk.take(event, at: time))
+        if let deadline = desk.nextDeadline, deadline < before ?? .init(seconds: .max) { alarm.ring() }
+    }
+
+    /// Runs desk events through the rules; an error is logged, and the
+    /// other events still run.
+    private func fire(_ events: [TriggerEvent]) {
+        for event in events {
+            do {
+                _ = try runner.handle(event, automation: automation, now: max(clock(), event.time))
+            } catch {
+                logger.error("\(event.summary): \(error)")
+            }
+        }
     }
 
     /// The one-line state `systemctl status` shows.
@@ -282,6 +311,8 @@ public actor DaemonCore {
             } catch {
                 logger.error("focus \(mode) \(state.rawValue): \(error)")
             }
+        case .desk(let event, let time):
+            handle(event, at: time ?? clock())
         }
     }
 

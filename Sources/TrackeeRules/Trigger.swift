@@ -95,7 +95,9 @@ struct TriggerKind: Sendable {
     let read: @Sendable (YAMLFields, RuleFileReader) -> (any RuleTrigger)?
 
     /// Every kind there is.
-    static let all: [TriggerKind] = [.schedule, .focus, .calendar, .arrive, .leave, .timer]
+    static let all: [TriggerKind] = [
+        .schedule, .focus, .calendar, .arrive, .leave, .timer, .idle, .session, .sleep, .network, .power, .device,
+    ]
 
     /// Reads one item of `when`, and the kind it turned out to be.
     static func read(_ value: YAMLValue, _ reader: RuleFileReader) -> (trigger: any RuleTrigger, kind: TriggerKind)? {

@@ -138,6 +138,20 @@ extension Trackee {
                 }
             }
 
+            /// One sentence for all the enabled rules' desk triggers, which
+            /// fire when the machine changes and so have no time to list.
+            static func untimedNote(_ automation: Automation) -> String? {
+                var kinds: [String] = []
+                for rule in automation.ruleSet.rules where rule.enabled {
+                    for case let trigger as any DeskTrigger in rule.triggers where !kinds.contains(trigger.kindName) {
+                        kinds.append(trigger.kindName)
+                    }
+                }
+                guard let last = kinds.popLast() else { return nil }
+                let named = kinds.isEmpty ? last : kinds.joined(separator: ", ") + " and " + last
+                return "\(named) triggers are not timed: they fire when the machine changes, so none is listed"
+            }
+
             func validate() throws {
                 guard count > 0 else { throw ValidationError("--count must be at least 1.") }
             }
@@ -150,12 +164,16 @@ extension Trackee {
                     // store, when there is one; a look ahead creates none.
                     let next = automation.upcoming(after: from, count: count, zone: session.zone, state: try session.existingStoreState())
                         .map { View($0, zone: session.zone) }
+                    let untimed = Self.untimedNote(automation)
                     if session.out.json {
                         session.out.emit(next)
+                        // The list stays a plain array; the note is for people.
+                        if let untimed { writeAll(2, "trackee: \(untimed)\n") }
                         return
                     }
                     if next.isEmpty { session.out.line("no firings ahead") }
                     for view in next { session.out.line(view.text) }
+                    if let untimed { session.out.line(untimed) }
                 }
             }
         }

@@ -44,7 +44,7 @@ extension Trackee {
                 let start = try session.time(from, option: "--from")
                 let end = try session.time(to, option: "--to")
                 guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
-                let steps = try readEvents(session, from: start, to: end) + readFeed(session, automation, from: start, to: end)
+                let steps = try readEvents(session, automation, from: start, to: end) + readFeed(session, automation, from: start, to: end)
                 let scratch = try Scratch()
                 defer { scratch.remove() }
                 let store = try Store(path: scratch.path + "/simulation.sqlite3")
@@ -105,7 +105,7 @@ extension Trackee {
                 recorded: max(session.now, to), from: from, to: to, zone: session.zone)
         }
 
-        private func readEvents(_ session: Session, from: Instant, to: Instant) throws -> [Simulation.Step] {
+        private func readEvents(_ session: Session, _ automation: Automation, from: Instant, to: Instant) throws -> [Simulation.Step] {
             guard let path = events else { return [] }
             let text: String
             do {
@@ -114,7 +114,8 @@ extension Trackee {
                 throw CommandFailure.noInput("--events: cannot read \(path)")
             }
             do {
-                return try Simulation.focusSteps(in: text, now: session.now, zone: session.zone, from: from, to: to)
+                return try Simulation.eventSteps(in: text, automation: automation, now: session.now, zone: session.zone,
+                                                 from: from, to: to)
             } catch {
                 throw CommandFailure.usage("\(path): line \(error.line): \(error.message)")
             }

@@ -148,6 +148,17 @@ import Testing
           - id: long-docs
             when: {timer: {running_for: 4h}, project: Docs, client: Acme, tag: a}
             do: [{stop: {at: "{{trigger.start + 4h}}"}}]
+          - id: away
+            when: [{idle: {for: 10m}}, {idle: {ended: true, after: 5m}}]
+            do: [{stop: {at: "{{trigger.idle_since}}"}}]
+          - id: desk
+            when:
+              - session: locked
+              - sleep: suspend
+              - power: battery
+              - network: {ssid: ACME-Office, connection: ACME}
+              - device: {usb: "17ef:30b4", serial: X1, subsystem: usb, name: Dock}
+            do: [stop]
         """
 
     /// A Toggl Track target, for `sync status` and `sync backfill`, which

@@ -109,6 +109,23 @@ import Testing
                 + "2026-11-24T09:45:00+01:00 Standup",
             "2 rules, no errors",
         ],
+        "desk.yaml": [
+            #"rule "away" (Away from the desk)"#,
+            "  idle for 10m",
+            #"rule "back" (Back at the desk)"#,
+            "  idle ended after 10m or more",
+            #"rule "lock" (Screen locked)"#,
+            "  session locked",
+            #"rule "sleep" (Lid closed)"#,
+            "  sleep suspend",
+            #"rule "office-net" (Office Wi-Fi)"#,
+            "  network connected (ssid ACME-Office)",
+            #"rule "power" (On battery)"#,
+            "  power battery",
+            #"rule "dock" (Docked)"#,
+            "  device added (usb 17ef:30b4)",
+            "7 rules, no errors",
+        ],
         "end-of-day.yaml": [
             #"rule "end-of-day" (End-of-day safety stop)"#,
             "  at *-*-* 19:00: 2026-11-20T19:00:00+01:00, 2026-11-21T19:00:00+01:00, 2026-11-22T19:00:00+01:00",
@@ -198,7 +215,7 @@ import Testing
         #expect(check.status == 0, "\(check)")
         #expect(check.stderr == "")
         let eachFile = Self.checked.keys.sorted().flatMap { Self.checked[$0]!.dropLast() }
-        #expect(check.lines == eachFile + ["18 rules, no errors"])
+        #expect(check.lines == eachFile + ["25 rules, no errors"])
 
         let next = try t.run("rules", "next", "--count", "6")
         #expect(next.status == 0, "\(next)")
@@ -209,6 +226,7 @@ import Testing
             "2026-11-20T17:30:00+01:00  office-hours-stop  Mon..Fri 17:30",
             "2026-11-20T19:00:00+01:00  end-of-day  *-*-* 19:00",
             "2026-11-21T19:00:00+01:00  end-of-day  *-*-* 19:00",
+            "idle, session, sleep, network, power and device triggers are not timed: they fire when the machine changes, so none is listed",
         ])
     }
 
@@ -656,6 +674,7 @@ import Testing
         #expect(files == [
             "location/walk-to-office.gpx",
             "location/walk-to-office.nmea",
+            "rules/desk.yaml",
             "rules/end-of-day.yaml",
             "rules/focus-tracking.yaml",
             "rules/forgotten-timer.yaml",
@@ -666,6 +685,7 @@ import Testing
             "rules/reminder.yaml",
             "rules/run-script.yaml",
             "shell/cron-workday.sh",
+            "shell/swayidle-events.sh",
             "shell/trackee-gps.sh",
             "systemd/trackee-gps.service",
             "systemd/trackee.service",

@@ -23,6 +23,12 @@ struct InternalsTests {
                 .timer(.started, entry: Entry(id: 1, project: "Docs", client: nil, description: "", tags: [],
                                               start: Instant(seconds: 0), end: nil, source: "cli")),
                 time: Instant(seconds: 0)),
+            "idle": TriggerEvent(.idleReached(since: Instant(seconds: 0), threshold: 600), time: Instant(seconds: 600)),
+            "session": TriggerEvent(.session(.locked), time: Instant(seconds: 0)),
+            "sleep": TriggerEvent(.sleep(.suspend), time: Instant(seconds: 0)),
+            "power": TriggerEvent(.power(.battery), time: Instant(seconds: 0)),
+            "network": TriggerEvent(.network(NetworkChange(state: .connected, connection: "c")), time: Instant(seconds: 0)),
+            "device": TriggerEvent(.device(DeviceChange(action: .added, devpath: "/d", subsystem: "usb")), time: Instant(seconds: 0)),
         ]
         #expect(Set(TriggerKind.all.map(\.key)) == Set(events.keys))
         for kind in TriggerKind.all {

@@ -1,0 +1,21 @@
+/// `power:` events: the machine went on battery or on mains (`ac`).
+///
+/// Keyed by the edge's own time (when the source saw the change), so a
+/// replayed line fires nothing twice.
+public struct PowerEdge: TriggerPayload {
+    public var state: PowerState
+
+    public init(_ state: PowerState) { self.state = state }
+
+    public static func indexKey(_ state: PowerState) -> String { "power:\(state.rawValue)" }
+
+    public var kindName: String { "power" }
+    public var indexKey: String { Self.indexKey(state) }
+    public func occurrence(at time: Instant) -> String { "power:\(state.rawValue):\(time.seconds)" }
+    public func fields(zone: Zone) -> [String: String] { ["state": state.rawValue] }
+    public var summary: String { "power \(state.rawValue)" }
+}
+
+extension TriggerPayload where Self == PowerEdge {
+    public static func power(_ state: PowerState) -> PowerEdge { PowerEdge(state) }
+}
