@@ -36,13 +36,14 @@ public enum Daemon {
     /// The services of `trackee run`, in start order: schedules, event
     /// lines (`eventLines`, stdin's unless it is a terminal), reloads on
     /// SIGHUP and on changes in `directories` and the calendars' folders,
-    /// and the sync drain when `sync` is given.
+    /// the sync drain when `sync` is given, and the desk's sources when
+    /// `desk` is (tests leave it out, so no bus or netlink is touched).
     ///
     /// SIGHUP is trapped and the folders watched here, before the rules
     /// are first loaded, so no change between the two is missed.
     public static func standardServices(
         core: DaemonCore, watching directories: [String], eventLines: AsyncStream<String>? = Daemon.standardInput(),
-        sync: SyncDrain?, logger: Logger
+        sync: SyncDrain?, desk: DeskMonitorMaker? = nil, logger: Logger
     ) async -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let watch = FileWatch(logger: logger)
@@ -56,6 +57,7 @@ public enum Daemon {
                   successTerminationBehavior: .ignore),
         ]
         if let sync { services.append(.init(service: SyncDrainService(drain: sync, clocks: core.clocks, logger: logger))) }
+        if let desk { services.append(.init(service: DeskService(core: core, logger: logger, make: desk))) }
         return services
     }
 

@@ -254,6 +254,16 @@ public actor DaemonCore {
         if let deadline = desk.nextDeadline, deadline < before ?? .init(seconds: .max) { alarm.ring() }
     }
 
+    /// How soon (milliseconds) an idle source that watches rather than
+    /// reports since when must tell of idleness: the shortest idle length
+    /// the rules name, and at most a minute (rules added by a reload with
+    /// a shorter one see idleness reported up to that much late, and fire
+    /// at once then, at since + length).
+    public var idleWatchInterval: Int {
+        let seconds = min(60, max(1, desk.idle.shortestThreshold ?? 60))
+        return Int(seconds) * 1000
+    }
+
     /// Runs desk events through the rules; an error is logged, and the
     /// other events still run.
     private func fire(_ events: [TriggerEvent]) {

@@ -51,7 +51,9 @@ extension Trackee {
                 let drain = sync
                 Task {
                     do {
-                        let services = await Daemon.standardServices(core: core, watching: directories, sync: drain, logger: logger)
+                        let services = await Daemon.standardServices(
+                            core: core, watching: directories, sync: drain,
+                            desk: Daemon.standardDesk(environment: environment), logger: logger)
                         try await Daemon.run(core: core, services: services, logger: logger)
                     } catch {
                         outcome.failure = "\(error)"
