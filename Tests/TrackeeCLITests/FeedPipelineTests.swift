@@ -480,7 +480,10 @@ import Testing
         // the first run's time is the real one:
         let log = wrapper.stderr.split(separator: "\n").map(String.init)
             .map { $0.hasPrefix("trackee run: info: first run: schedules fire from ") ? "(first run)" : $0 }
-        #expect(log == [
+        // What the desk attached depends on the machine's buses, and its
+        // line races the first pass's: once, in any place.
+        #expect(log.filter { $0.hasPrefix("trackee run: info: desk: ") }.count == 1)
+        #expect(log.filter { !$0.hasPrefix("trackee run: info: desk: ") } == [
             "trackee run: info: loaded 2 rules from 1 file",
             "(first run)",
             #"trackee run: info: fired rule "office-arrive" (Arrived at the office): arrive office at "#
