@@ -47,10 +47,10 @@ demo: deps
 # Tests also need the real programs trackee is checked against: khal
 # (calendars), gpsd with gpsfake and gpspipe, and the mosquitto broker and
 # clients (location feeds); valgrind (the calendar leak check); and python3
-# (the fake Clockify and Toggl Track servers in Tests/Servers); libdbus-1-dev
+# (the fake Clockify and Toggl Track servers in Tests/Servers); dbus-daemon
 # and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
-# against a private dbus-daemon).
-TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 libdbus-1-dev python3-dbusmock
+# against a private dbus-daemon; libdbus-1-dev itself is a build package).
+TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
@@ -66,12 +66,15 @@ test: deps
 		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars
 
 bench: build
-	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl
+	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl \
+		dbus-daemon python3-dbusmock
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
 	@.build/release/trackee-bench-rules | tee bench/out/rules.txt
 	@bench/daemon.sh $(BIN) | tee bench/out/daemon.md
+	@echo "== the desk: trackee run attached to mocks of logind, UPower, NetworkManager and Mutter on a private bus"
+	@/usr/bin/python3 bench/desk.py $(BIN) | tee bench/out/desk.md
 	@echo "== calendars: a year of a 10,000-event calendar, beside libical's floor and recurring-ical-events"
 	@bench/calendar/run.sh $(BIN)
 	@echo "== calendars: trackee run holding that calendar"

@@ -21,9 +21,11 @@ final class BusMonitor: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<DeskThread?>(nil)
 
-    /// How long one wait for a signal lasts: `stop()` takes effect within
-    /// it, and four wake-ups a second cost an idle daemon nothing measurable.
-    static let waitMilliseconds = 250
+    /// A socket ``requestStop()`` writes to: the thread waits on its other end
+    /// beside the bus's socket, so it sleeps until a signal comes, a retry
+    /// is due or it is asked to stop, and never wakes for nothing.
+    private let wake: Int32
+    private let wakeWriter: Int32
     /// A connection that lasted this long was a good one: the next loss
     /// starts the backoff again from its shortest wait.
     static let goodConnection: Duration = .seconds(60)
@@ -36,6 +38,18 @@ final class BusMonitor: Sendable {
         self.clock = clock
         self.log = log
         self.yield = yield
+        var ends: [Int32] = [-1, -1]
+        // A socket pair rather than a pipe: it is made close-on-exec in the
+        // same call, so no child started meanwhile inherits it. Without it
+        // (no descriptors left) the thread looks at `stopping` four times a
+        // second instead.
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        _ = socketpair(AF_UNIX, type, 0, &ends)
+        (wake, wakeWriter) = (ends[0], ends[1])
+    }
+
+    deinit {
+        for end in [wake, wakeWriter] where end >= 0 { close(end) }
     }
 
     func start() throws {
@@ -43,9 +57,11 @@ final class BusMonitor: Sendable {
         thread.withLock { $0 = started }
     }
 
-    /// Asks the thread to end, which it does within one wait.
+    /// Asks the thread to end, which it does at once.
     func requestStop() {
         stopping.store(true, ordering: .relaxed)
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
     }
 
     /// Ends the thread and waits for it; the watches, and any inhibitor
@@ -115,7 +131,7 @@ final class BusMonitor: Sendable {
     /// Hands signals to the watches until stopped; throws when the bus goes away.
     private func listen(_ connection: DBusConnection, _ slots: inout [WatchSlot]) throws {
         while !isStopping {
-            if let signal = try connection.nextSignal(timeoutMilliseconds: Self.waitMilliseconds) {
+            if let signal = try connection.nextSignal(timeoutMilliseconds: waitMilliseconds(slots), wake: wake >= 0 ? wake : nil) {
                 if signal.sender == "org.freedesktop.DBus" {
                     ownerChanged(signal, connection, &slots)
                 } else {
@@ -152,6 +168,21 @@ final class BusMonitor: Sendable {
         log(.info, "desk: \(source) appeared on the \(bus) bus: \(report.line)")
     }
 
+    /// Milliseconds until the first failed watch is due to be tried again;
+    /// -1 (wait for a signal however long) when none is and `stop()` can
+    /// wake the thread.
+    private func waitMilliseconds(_ slots: [WatchSlot]) -> Int {
+        let fallback = wake >= 0 ? -1 : 250
+        let due = slots.compactMap { slot -> ContinuousClock.Instant? in
+            if case .failed(_, let at, _) = slot.state { return at }
+            return nil
+        }.min()
+        guard let due else { return fallback }
+        let (seconds, attoseconds) = (due - ContinuousClock.now).components
+        let until = max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000) + 1)
+        return fallback < 0 ? until : min(until, fallback)
+    }
+
     private func retryFailed(_ connection: DBusConnection, _ slots: inout [WatchSlot]) {
         let now = ContinuousClock.now
         for index in slots.indices {
@@ -184,15 +215,14 @@ final class BusMonitor: Sendable {
         }
     }
 
-    /// Sleeps `duration`, in slices, so that `stop()` is not kept waiting.
+    /// Sleeps `duration`, or until `stop()` asks the thread to end.
     private func pause(_ duration: Duration) {
         let end = ContinuousClock.now + duration
         while !isStopping, ContinuousClock.now < end {
-            let slice = min(end - ContinuousClock.now, .milliseconds(Self.waitMilliseconds))
-            guard slice > .zero else { return }
-            let (seconds, attoseconds) = slice.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            nanosleep(&request, nil)
+            let (seconds, attoseconds) = (end - ContinuousClock.now).components
+            var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+            let left = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            _ = poll(&descriptor, 1, wake >= 0 ? left : min(left, 250))
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import CDBus
 
 /// A private connection to one D-Bus bus, given by its address.
@@ -94,11 +95,20 @@ public final class DBusConnection {
     }
 
     /// The next signal this connection receives, waiting at most
-    /// `timeoutMilliseconds`; nil when none came in time. Method calls
-    /// and stray replies addressed to this connection are dropped.
-    public func nextSignal(timeoutMilliseconds: Int) throws -> DBusSignal? {
+    /// `timeoutMilliseconds` (forever when negative); nil when none came in
+    /// time, or when `wake` (a descriptor another thread writes to, such as
+    /// an eventfd) became readable. Method calls and stray replies
+    /// addressed to this connection are dropped.
+    ///
+    /// The wait is one `poll` on the connection's socket and `wake`, so a
+    /// connection with nothing to say costs no wake-ups at all.
+    public func nextSignal(timeoutMilliseconds: Int, wake: Int32? = nil) throws -> DBusSignal? {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(timeoutMilliseconds))
+        let deadline = timeoutMilliseconds < 0 ? nil : clock.now.advanced(by: .milliseconds(timeoutMilliseconds))
+        var socket: Int32 = -1
+        guard dbus_connection_get_unix_fd(connection, &socket) != 0 else {
+            throw DBusFailure("the D-Bus connection \(uniqueName) has no socket.")
+        }
         while true {
             while let message = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(message) }
@@ -111,11 +121,25 @@ public final class DBusConnection {
                         arguments: Self.arguments(of: message, keepingDescriptors: false))
                 }
             }
-            let left = clock.now.duration(to: deadline)
-            if left <= .zero { return nil }
-            let (seconds, attoseconds) = left.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            if dbus_connection_read_write(connection, milliseconds) == 0 {
+            var wait: Int32 = -1
+            if let deadline {
+                let left = clock.now.duration(to: deadline)
+                if left <= .zero { return nil }
+                let (seconds, attoseconds) = left.components
+                wait = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
+            if let wake { descriptors.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), wait)
+            if ready < 0 && errno != EINTR {
+                throw DBusFailure("waiting on the D-Bus connection \(uniqueName) failed: \(String(cString: strerror(errno))).")
+            }
+            if descriptors.count > 1 && descriptors[1].revents != 0 { return nil }
+            // Reads what arrived (or notices the bus hung up) without waiting.
+            if descriptors[0].revents != 0 && dbus_connection_read_write(connection, 0) == 0 {
+                throw DBusFailure("the D-Bus bus closed the connection \(uniqueName).")
+            }
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR) != 0 && dbus_connection_get_is_connected(connection) == 0 {
                 throw DBusFailure("the D-Bus bus closed the connection \(uniqueName).")
             }
         }

@@ -14,8 +14,10 @@ extension Trackee {
                 Meant as a systemd user service (Type=notify; see recipes/systemd/trackee.service). \
                 It sleeps until the next schedule or calendar edge, at most a minute; reads JSON \
                 event lines and position fixes (as trackee feed reads them, mixed in one stream) \
-                from stdin when stdin is not a terminal; reloads the rules on SIGHUP and when a rule \
-                file or calendar changes; and stops gracefully on SIGTERM or SIGINT.
+                from stdin when stdin is not a terminal; watches the desk (idleness, the screen lock, \
+                sleep, the network and the power supply over D-Bus, devices from the kernel) and logs \
+                what it attached in one line; reloads the rules on SIGHUP and when a rule file or \
+                calendar changes; and stops gracefully on SIGTERM or SIGINT.
                 """)
 
         @OptionGroup var common: CommonOptions
