@@ -63,6 +63,13 @@ extension DeskRunTests {
             #expect(run.isRunning)
             #expect(try run.entries() == [Stored(project: "Desk", start: start, end: locked, source: "cli")])
             #expect(try run.firings() == [Firing("lock", locked)])
+            // Garbage is dropped quietly: the log holds no warning, and
+            // one firing.
+            #expect(run.log.filter { !$0.hasPrefix("trackee run: info: ") } == [])
+            #expect(run.logLines(containing: "fired rule") == [
+                "trackee run: info: fired rule \"lock\": session locked at \(Self.iso8601(locked)): stopped "
+                    + "firing.key=lock@session:locked:\(locked) rule.id=lock",
+            ])
         }
     }
 }
