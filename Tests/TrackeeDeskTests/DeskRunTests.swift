@@ -32,7 +32,7 @@ struct DeskRunTests {
     /// runs `body` with the entry's start, then expects SIGTERM to end the
     /// daemon with status 0. Everything is stopped and removed whatever
     /// happens. With `orderedLogind`, logind is Tests/Fixtures/dbusmock/
-    /// logind_ordered.py, logging to `order.log` in the run's directory.
+    /// logind_ordered.py, logging to the run's ``TrackeeRunProcess/orderLogURL``.
     func withDesk(_ mocks: MockedDesk.Mocks = .all, orderedLogind: Bool = false, attached: String = everything,
                   rules: String, _ body: (MockedDesk, TrackeeRunProcess, Int64) throws -> Void) throws {
         let run = try TrackeeRunProcess(rules: rules)
@@ -40,7 +40,7 @@ struct DeskRunTests {
         let desk: MockedDesk
         if orderedLogind {
             let parameters = try JSONSerialization.data(withJSONObject: [
-                "order_log": run.root.appendingPathComponent("order.log").path, "store": run.storePath,
+                "order_log": run.orderLogURL.path, "store": run.storePath,
             ])
             desk = try MockedDesk(mocks, logindTemplate: "logind_ordered",
                                   logindParameters: String(decoding: parameters, as: UTF8.self))
@@ -204,18 +204,13 @@ struct DeskRunTests {
                 when: {sleep: resume}
                 do: [{start: {project: Back}}]
             """) { desk, run, start in
-            let order = run.root.appendingPathComponent("order.log")
-            func logged() -> [String] {
-                String(decoding: (try? Data(contentsOf: order)) ?? Data(), as: UTF8.self)
-                    .split(separator: "\n").map(String.init)
-            }
             let suspended = nextSecond()
             try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForSleep", [.bool(true)])
-            #expect(run.eventually { logged().count >= 3 })
+            #expect(run.eventually { run.orderLog.count >= 3 })
             let resumed = nextSecond()
             try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForSleep", [.bool(false)])
-            #expect(try run.eventually { try logged().count >= 5 && run.firings().count >= 2 })
-            #expect(logged() == [
+            #expect(try run.eventually { try run.orderLog.count >= 5 && run.firings().count >= 2 })
+            #expect(run.orderLog == [
                 "Inhibit sleep:shutdown delay",
                 "PrepareForSleep true: 1 running",
                 "released sleep:shutdown delay: 0 running",
@@ -229,8 +224,34 @@ struct DeskRunTests {
             ])
             // The inhibitor held at exit goes with the daemon.
             #expect(run.terminate() == 0)
-            #expect(run.eventually { logged().count >= 6 })
-            #expect(logged().last == "released sleep:shutdown delay: 1 running")
+            #expect(run.eventually { run.orderLog.count >= 6 })
+            #expect(run.orderLog.last == "released sleep:shutdown delay: 1 running")
+        }
+    }
+
+    /// A shutdown the same way; cancelled, it fires nothing and the next
+    /// one is held off again.
+    @Test func aShutdownsStopIsCommittedBeforeTheInhibitorIsReleased() throws {
+        try withDesk(orderedLogind: true, rules: """
+            rules:
+              - id: shutdown
+                when: {sleep: shutdown}
+                do: [stop]
+            """) { desk, run, start in
+            let shutdown = nextSecond()
+            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForShutdown", [.bool(true)])
+            #expect(run.eventually { run.orderLog.count >= 3 })
+            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForShutdown", [.bool(false)])
+            #expect(run.eventually { run.orderLog.count >= 5 })
+            #expect(run.orderLog == [
+                "Inhibit sleep:shutdown delay",
+                "PrepareForShutdown true: 1 running",
+                "released sleep:shutdown delay: 0 running",
+                "PrepareForShutdown false: 0 running",
+                "Inhibit sleep:shutdown delay",
+            ])
+            #expect(try run.firings() == [Firing("shutdown", shutdown)])
+            #expect(try run.entries() == [Stored(project: "Desk", start: start, end: shutdown, source: "cli")])
         }
     }
 }

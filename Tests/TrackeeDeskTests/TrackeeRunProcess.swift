@@ -146,6 +146,15 @@ final class TrackeeRunProcess {
             .split(separator: "\n").map(String.init)
     }
 
+    /// Where Tests/Fixtures/dbusmock/logind_ordered.py logs, when told to.
+    var orderLogURL: URL { root.appendingPathComponent("order.log") }
+
+    /// What logind_ordered.py logged, line by line.
+    var orderLog: [String] {
+        String(decoding: (try? Data(contentsOf: orderLogURL)) ?? Data(), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
+    }
+
     /// The log's lines that contain `text`.
     func logLines(containing text: String) -> [String] { log.filter { $0.contains(text) } }
 

@@ -1,7 +1,8 @@
 '''python-dbusmock's logind template, with a log of the order of a suspend.
 
 It is the stock `logind` template, but Inhibit, the end of each inhibitor
-and the mock-only method PrepareForSleep write a line each to the file named
+and the mock-only methods PrepareForSleep and PrepareForShutdown (which send
+the signal of that name) write a line each to the file named
 by the parameter "order_log". The lines that follow a change of the store
 say how many entries of the trackee store named by the parameter "store" are
 running at that moment (end IS NULL), read with sqlite3 then and there:
@@ -73,8 +74,18 @@ def Inhibit(self, what, who, why, mode):
     return fd_w
 
 
+def prepare(mock, member, starting):
+    note(mock, f'{member} {"true" if starting else "false"}: {running(mock)} running')
+    mock.EmitSignal(MAIN_IFACE, member, 'b', [dbus.Boolean(starting)])
+
+
 @dbus.service.method(MOCK_IFACE, in_signature='b', out_signature='')
 def PrepareForSleep(self, starting):
     '''Logs the store's running entries, then sends PrepareForSleep(starting).'''
-    note(self, f'PrepareForSleep {"true" if starting else "false"}: {running(self)} running')
-    self.EmitSignal(MAIN_IFACE, 'PrepareForSleep', 'b', [dbus.Boolean(starting)])
+    prepare(self, 'PrepareForSleep', starting)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='b', out_signature='')
+def PrepareForShutdown(self, starting):
+    '''Logs the store's running entries, then sends PrepareForShutdown(starting).'''
+    prepare(self, 'PrepareForShutdown', starting)
