@@ -116,13 +116,17 @@ struct DeskRunTests {
         }
     }
 
+    static let onlyLogind = "desk: idle from logind, lock and sleep from logind, devices from udev; "
+        + "absent: NetworkManager (not on the system bus), UPower (not on the system bus)"
+
     /// Without Mutter or a ScreenSaver, logind's hint is the idle source,
     /// and its IdleSinceHint is the source's own time of the edge: ten
     /// minutes in the past, so `for: 10m` is reached at once.
-    @Test func idleFromLogindTenMinutesAgoEndsTheEntryThen() throws {
-        try withDesk([.logind], attached: "desk: idle from logind, lock and sleep from logind, devices from udev; "
-            + "absent: NetworkManager (not on the system bus), UPower (not on the system bus)",
-            rules: """
+    ///
+    /// The daemon restarted within that idleness hears of it again at
+    /// start, with the same time: it fires nothing twice.
+    @Test func idleFromLogindTenMinutesAgoEndsTheEntryThenOnce() throws {
+        try withDesk([.logind], attached: Self.onlyLogind, rules: """
             rules:
               - id: away
                 when: {idle: {for: 10m}}
@@ -131,6 +135,14 @@ struct DeskRunTests {
             let since = Int64(Date().timeIntervalSince1970) - 600 - 7
             try desk.sessionProperties(["IdleHint": .bool(true), "IdleSinceHint": .uint64(UInt64(since) * 1_000_000)])
             #expect(try run.eventually { try run.entries().first?.end != nil })
+            #expect(try run.entries() == [Stored(project: "Desk", start: start, end: since, source: "cli")])
+            #expect(try run.firings() == [Firing("away", since + 600)])
+
+            #expect(run.terminate() == 0)
+            try run.start("--verbose")
+            #expect(run.deskLine() == Self.onlyLogind)
+            let again = "trackee run: debug: already fired: rule \"away\": idle 10m at \(Self.iso8601(since + 600))"
+            #expect(run.eventually { !run.logLines(containing: again).isEmpty }, "\(run.log)")
             #expect(try run.entries() == [Stored(project: "Desk", start: start, end: since, source: "cli")])
             #expect(try run.firings() == [Firing("away", since + 600)])
         }

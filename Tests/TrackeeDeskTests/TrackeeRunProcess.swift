@@ -114,9 +114,10 @@ final class TrackeeRunProcess {
                    stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
-    /// Starts `trackee run`.
-    func start() throws {
-        process = try launch(["run"], stdout: root.appendingPathComponent("run.out"), stderr: logURL)
+    /// Starts `trackee run` with `options` (again after it ended: the log
+    /// starts afresh).
+    func start(_ options: String...) throws {
+        process = try launch(["run"] + options, stdout: root.appendingPathComponent("run.out"), stderr: logURL)
     }
 
     private func launch(_ arguments: [String], stdout: URL, stderr: URL) throws -> Process {
