@@ -36,6 +36,32 @@ extension DeskRunTests {
         }
     }
 
+    /// The new logind is held off too: the sleep watch takes an inhibitor
+    /// from it, and releases it once the stop is committed.
+    @Test func afterTheBusRestartsASuspendIsStillHeldOffUntilItsStop() throws {
+        try withDesk(orderedLogind: true, rules: """
+            rules:
+              - id: suspend
+                when: {sleep: suspend}
+                do: [stop]
+            """) { desk, run, start in
+            try desk.restart(.all)
+            #expect(run.eventually { run.orderLog.count >= 2 }, "\(run.log)")
+            let suspended = nextSecond()
+            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForSleep", [.bool(true)])
+            #expect(run.eventually { run.orderLog.count >= 4 })
+            // The first logind was killed with its inhibitor: no release.
+            #expect(run.orderLog == [
+                "Inhibit sleep:shutdown delay",
+                "Inhibit sleep:shutdown delay",
+                "PrepareForSleep true: 1 running",
+                "released sleep:shutdown delay: 0 running",
+            ])
+            #expect(try run.firings() == [Firing("suspend", suspended)])
+            #expect(try run.entries() == [Stored(project: "Desk", start: start, end: suspended, source: "cli")])
+        }
+    }
+
     /// Tests/Fixtures/dbusmock/desk_fuzz.py sends 200 malformed or
     /// unexpected signals, seed 19, most through the mocks themselves:
     /// the daemon lives on, the store is as it was, and a real lock

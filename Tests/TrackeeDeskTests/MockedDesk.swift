@@ -28,18 +28,24 @@ final class MockedDesk {
 
     let bus: PrivateBus
     private(set) var control: DBusConnection
+    /// The logind template and its parameters, again after a restart.
+    private let logindTemplate: String
+    private let logindParameters: String
     /// The Wi-Fi device and the saved networks "ACME-Office" and "Home",
     /// once NetworkManager's mock runs.
     private(set) var wifi: (device: String, office: (connection: String, point: String),
                             home: (connection: String, point: String))?
 
-    /// Starts the bus and `mocks`; logind is Tests/Fixtures/dbusmock/
-    /// `logindTemplate`.py when given, with `logindParameters` (JSON).
-    init(_ mocks: Mocks = .all, logindTemplate: String? = nil, logindParameters: String = "{}") throws {
+    /// Starts the bus and `mocks`; logind is `logindTemplate` (one of
+    /// Tests/Fixtures/dbusmock, or the stock one) with `logindParameters`
+    /// (JSON), also after a restart.
+    init(_ mocks: Mocks = .all, logindTemplate: String = "logind", logindParameters: String = "{}") throws {
+        self.logindTemplate = logindTemplate
+        self.logindParameters = logindParameters
         bus = try PrivateBus()
         do {
             control = try DBusConnection(address: bus.socketAddress)
-            try start(mocks, logindTemplate: logindTemplate, logindParameters: logindParameters)
+            try start(mocks)
         } catch {
             bus.stop()
             throw error
@@ -52,7 +58,7 @@ final class MockedDesk {
          "XDG_SESSION_ID": "c1"]
     }
 
-    func start(_ mocks: Mocks, logindTemplate: String? = nil, logindParameters: String = "{}") throws {
+    func start(_ mocks: Mocks) throws {
         var wanted: [(name: String, process: Process)] = []
         func launch(_ template: String, on flag: String, parameters: String, owning name: String) throws {
             let file = PrivateBus.fixtures.appendingPathComponent(template + ".py")
@@ -74,7 +80,7 @@ final class MockedDesk {
             wanted.append((name, mock))
         }
         if mocks.contains(.logind) {
-            try launch(logindTemplate ?? "logind", on: "--system", parameters: logindParameters, owning: Self.login)
+            try launch(logindTemplate, on: "--system", parameters: logindParameters, owning: Self.login)
         }
         if mocks.contains(.upower) {
             try launch("upower", on: "--system", parameters: "{}", owning: SystemMocks.upower)
