@@ -49,9 +49,11 @@ struct DeskRunTests {
         }
         defer { desk.stop() }
         run.desk = desk.environment
+        let before = Int64(Date().timeIntervalSince1970)
         let started = try run.trackee("start", "-p", "Desk", "--at", "-1h")
         try #require(started.status == 0, "\(started.stderr)")
         let start = try #require(try run.entries().first?.start)
+        try #require((before...Int64(Date().timeIntervalSince1970)).contains(start + 3600))
         try run.start()
         #expect(run.deskLine() == attached, "\(run.log)")
         try body(desk, run, start)
