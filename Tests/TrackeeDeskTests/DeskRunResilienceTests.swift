@@ -48,7 +48,7 @@ extension DeskRunTests {
             try desk.restart(.all)
             #expect(run.eventually { run.orderLog.count >= 2 }, "\(run.log)")
             let suspended = nextSecond()
-            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForSleep", [.bool(true)])
+            try desk.prepare("PrepareForSleep", true)
             #expect(run.eventually { run.orderLog.count >= 4 })
             // The first logind was killed with its inhibitor: no release.
             #expect(run.orderLog == [

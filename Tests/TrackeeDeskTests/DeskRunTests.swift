@@ -220,10 +220,10 @@ struct DeskRunTests {
                 do: [{start: {project: Back}}]
             """) { desk, run, start in
             let suspended = nextSecond()
-            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForSleep", [.bool(true)])
+            try desk.prepare("PrepareForSleep", true)
             #expect(run.eventually { run.orderLog.count >= 3 })
             let resumed = nextSecond()
-            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForSleep", [.bool(false)])
+            try desk.prepare("PrepareForSleep", false)
             #expect(try run.eventually { try run.orderLog.count >= 5 && run.firings().count >= 2 })
             #expect(run.orderLog == [
                 "Inhibit sleep:shutdown delay",
@@ -254,9 +254,9 @@ struct DeskRunTests {
                 do: [stop]
             """) { desk, run, start in
             let shutdown = nextSecond()
-            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForShutdown", [.bool(true)])
+            try desk.prepare("PrepareForShutdown", true)
             #expect(run.eventually { run.orderLog.count >= 3 })
-            try desk.mock(MockedDesk.login, SystemMocks.manager, "PrepareForShutdown", [.bool(false)])
+            try desk.prepare("PrepareForShutdown", false)
             #expect(run.eventually { run.orderLog.count >= 5 })
             #expect(run.orderLog == [
                 "Inhibit sleep:shutdown delay",

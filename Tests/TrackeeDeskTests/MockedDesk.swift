@@ -145,12 +145,10 @@ final class MockedDesk {
                  [.string(SystemMocks.sessionInterface), .array(elementSignature: "{sv}", entries)])
     }
 
-    /// Has logind's mock send `PrepareForSleep(starting)` from the manager.
-    func prepareForSleep(_ starting: Bool) throws {
-        try mock(Self.login, SystemMocks.manager, "EmitSignal", [
-            .string(SystemMocks.managerInterface), .string("PrepareForSleep"), .string("b"),
-            .array(elementSignature: "v", [.variant(.bool(starting))]),
-        ])
+    /// Has logind_ordered.py log the store's running entries, then send
+    /// `member` (`PrepareForSleep` or `PrepareForShutdown`) with `starting`.
+    func prepare(_ member: String, _ starting: Bool) throws {
+        try mock(Self.login, SystemMocks.manager, member, [.bool(starting)])
     }
 
     // MARK: - UPower
