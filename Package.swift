@@ -97,7 +97,12 @@ let package = Package(
                 "TrackeeCore", "TrackeeAutomation",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "TrackeeDeskTests", dependencies: ["TrackeeCore", "TrackeeDesk", "TrackeeTestSupport"]),
+        // Its DeskRunTests run the built `trackee run` and read its store.
+        .testTarget(
+            name: "TrackeeDeskTests",
+            dependencies: [
+                "TrackeeCore", "TrackeeDesk", "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),
