@@ -56,8 +56,13 @@ public struct MutterIdleWatch: DeskWatch {
             if wasIdle != nil { return [] }
             let since = now - Int64(milliseconds / 1000)
             idleSince = since
-            // Idle already at start is the state found, not an edge.
-            return first ? [] : [DeskChange(.idle(since: since), time: since)]
+            // Idleness under way at start is reported with its own start, as
+            // logind's is: a daemon restarted while the user is away still
+            // fires the idle rules, and their keys hold the since (which
+            // Mutter's idle time gives to the second, so a restart may
+            // compute it one second apart; the stop it fires again then
+            // finds nothing running).
+            return [DeskChange(.idle(since: since), time: since)]
         }
         idleSince = nil
         guard let wasIdle, !first else { return [] }

@@ -37,10 +37,11 @@ public struct ScreenSaverIdleWatch: DeskWatch {
         }
         self.owner = owner
         attached = true
-        // A state found at start is not an edge; after a reconnect, a
-        // change meanwhile is.
+        // A state found at start is not an edge, except idleness under
+        // way (as for Mutter and logind: its start is known); after a
+        // reconnect, a change meanwhile is.
         let changes = change(to: active, connection, now: now)
-        return first ? [] : changes
+        return first && !active ? [] : changes
     }
 
     public mutating func take(_ signal: DBusSignal, connection: DBusConnection, now: Instant) -> [DeskChange] {

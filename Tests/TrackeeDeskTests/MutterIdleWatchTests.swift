@@ -51,12 +51,13 @@ struct MutterIdleWatchTests {
         }
     }
 
-    @Test func idleAlreadyAtTheFirstAttachIsNotAnEdgeButTheReturnIs() throws {
+    @Test func idleAlreadyAtTheFirstAttachIsReportedWithItsStartAndSoIsTheReturn() throws {
         try withMutter { bus, control in
             try setIdletime(control, minutes: 15)
             let connection = try DBusConnection(address: bus.address)
             var watch = MutterIdleWatch(intervalMilliseconds: 600_000)
-            #expect(try watch.attach(connection, now: morning).map(Reported.init) == [])
+            #expect(try watch.attach(connection, now: morning).map(Reported.init)
+                == [Reported(.idle(since: morning - 900), at: morning - 900)])
             // Mutter fires a watch added past its interval at once.
             #expect(try feedSignals(&watch, connection, now: morning) == [])
             try setIdletime(control, minutes: 0)

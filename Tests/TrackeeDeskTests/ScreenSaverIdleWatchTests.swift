@@ -51,13 +51,14 @@ struct ScreenSaverIdleWatchTests {
         }
     }
 
-    @Test func onAtTheFirstAttachIsNotAnEdgeButAReattachReportsChanges() throws {
+    @Test func onAtTheFirstAttachIsIdlenessFromItsStartAndAReattachReportsChanges() throws {
         try withScreenSaver { bus, control in
             try set(control, idleSeconds: 120)
             try set(control, active: true)
             var watch = ScreenSaverIdleWatch()
             let first = try DBusConnection(address: bus.address)
-            #expect(try watch.attach(first, now: morning).map(Reported.init) == [])
+            #expect(try watch.attach(first, now: morning).map(Reported.init)
+                == [Reported(.idle(since: morning - 120), at: morning - 120)])
             try set(control, active: false)
             let second = try DBusConnection(address: bus.address)
             #expect(try watch.attach(second, now: morning + 10).map(Reported.init)
