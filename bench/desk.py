@@ -136,20 +136,28 @@ def main():
         # --- idle
         time.sleep(2)
 
-        def cpu():
-            # Nanoseconds on a CPU, summed over the threads (schedstat is
-            # exact where /proc/PID/stat counts 10 ms ticks).
-            total = 0
+        def threads():
+            # Nanoseconds each thread has been on a CPU (schedstat is exact
+            # where /proc/PID/stat counts 10 ms ticks).
+            times = {}
             for task in os.listdir(f"/proc/{run.pid}/task"):
                 try:
-                    total += int(open(f"/proc/{run.pid}/task/{task}/schedstat").read().split()[0])
+                    times[task] = int(open(f"/proc/{run.pid}/task/{task}/schedstat").read().split()[0])
                 except (FileNotFoundError, ProcessLookupError):
                     pass
-            return total
+            return times
 
-        cpu_start, wall_start = cpu(), time.monotonic()
+        def ticks():
+            fields = open(f"/proc/{run.pid}/stat").read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+        before, ticks_before, wall_start = threads(), ticks(), time.monotonic()
         time.sleep(idle_seconds)
-        cpu_used = (cpu() - cpu_start) / 1e9
+        after, ticks_after = threads(), ticks()
+        # A thread that ended meanwhile is left out (its share is lost); one
+        # that began counts whole.
+        cpu_used = sum(ns - before.get(task, 0) for task, ns in after.items()) / 1e9
+        cpu_ticks = ticks_after - ticks_before
         wall = time.monotonic() - wall_start
         status = dict(line.split(":", 1) for line in open(f"/proc/{run.pid}/status") if ":" in line)
         rss_mb = int(status["VmRSS"].split()[0]) / 1024
@@ -182,7 +190,8 @@ def main():
         print()
         print("| desk daemon | measured | target |")
         print("| --- | ---: | ---: |")
-        print(f"| idle CPU over {wall:.0f} s | {cpu_used * 1000:.1f} ms ({cpu_used / wall * 100:.4f} %) | ≤ 0.1 % |")
+        print(f"| idle CPU over {wall:.0f} s (threads alive at the end; whole process in 10 ms ticks) | "
+              f"{cpu_used * 1000:.1f} ms = {cpu_used / wall * 100:.4f} % ({cpu_ticks * 1000:.0f} ms) | ≤ 0.1 % |")
         print(f"| RSS after idling (start-up peak) | {rss_mb:.1f} MB ({hwm_mb:.1f} MB) | ≤ 25 MB |")
         print(f"| lock signal → stop committed, p50 / p99 / max of {len(latencies)} | "
               f"{percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} / {max(latencies):.1f} ms | p99 ≤ 20 ms |")
