@@ -23,7 +23,7 @@ public final class DeviceMonitor: Sendable {
     private let running = Mutex<Running?>(nil)
 
     private struct Running {
-        var thread: pthread_t
+        var thread: DeskThread
         var watch: Watch
         /// Written to by `stop`; the thread holds the other end.
         var wake: Int32
@@ -67,7 +67,13 @@ public final class DeviceMonitor: Sendable {
             }
             let watch = Watch(reader: reader, wake: pair[1], yield: yield, ended: ended)
             do throws(DeviceMonitorFailure) {
-                running = Running(thread: try startThread { watch.run() }, watch: watch, wake: pair[0])
+                let thread: DeskThread
+                do throws(DeskThread.Refused) {
+                    thread = try DeskThread { watch.run() }
+                } catch {
+                    throw DeviceMonitorFailure("the device monitor could not start a thread: \(error.reason).")
+                }
+                running = Running(thread: thread, watch: watch, wake: pair[0])
             } catch {
                 close(pair[0])
                 close(pair[1])
@@ -89,10 +95,10 @@ public final class DeviceMonitor: Sendable {
         var byte: UInt8 = 1
         _ = send(stopping.wake, &byte, 1, Int32(MSG_NOSIGNAL))
         close(stopping.wake)
-        if pthread_equal(pthread_self(), stopping.thread) != 0 {
-            pthread_detach(stopping.thread)
+        if stopping.thread.isCurrent {
+            stopping.thread.detach()
         } else {
-            pthread_join(stopping.thread, nil)
+            stopping.thread.join()
         }
     }
 }
@@ -182,29 +188,4 @@ private final class Watch: Sendable {
         }
         return nil
     }
-}
-
-/// Starts a POSIX thread running `body`: the monitor blocks in `poll`,
-/// which a Swift task must not.
-private func startThread(_ body: @escaping @Sendable () -> Void) throws(DeviceMonitorFailure) -> pthread_t {
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, 1 << 19)
-    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(&thread, &attributes, { raw in
-        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, box)
-    guard status == 0 else {
-        Unmanaged<ThreadBody>.fromOpaque(box).release()
-        throw DeviceMonitorFailure("the device monitor could not start a thread: \(String(cString: strerror(status))).")
-    }
-    return thread
-}
-
-private final class ThreadBody {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
