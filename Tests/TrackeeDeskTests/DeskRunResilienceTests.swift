@@ -3,7 +3,7 @@ import Testing
 import TrackeeDesk
 
 /// The bus going away and garbage on it, through the real `trackee run`.
-extension DeskRunTests {
+extension DeskBusSuites.DeskRunTests {
     static let lockRule = """
         rules:
           - id: lock

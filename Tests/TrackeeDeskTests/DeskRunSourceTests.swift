@@ -3,7 +3,7 @@ import Testing
 import TrackeeDesk
 
 /// The network, the power supply and devices through the real `trackee run`.
-extension DeskRunTests {
+extension DeskBusSuites.DeskRunTests {
     /// Office, then nothing, then Home, each step at a second of its own:
     /// each edge fires once, and NetworkManager repeating its list of
     /// active connections fires nothing.

@@ -21,8 +21,8 @@ final class MockedDesk {
 
     static let login = SystemMocks.login
     static let session = "/org/freedesktop/login1/session/c1"
-    static let networkManager = NetworkWatchTests.service
-    static let networkManagerPath = NetworkWatchTests.manager
+    static let networkManager = DeskBusSuites.NetworkWatchTests.service
+    static let networkManagerPath = DeskBusSuites.NetworkWatchTests.manager
     static let mutter = "org.gnome.Mutter.IdleMonitor"
     static let mutterPath = "/org/gnome/Mutter/IdleMonitor/Core"
 
@@ -172,10 +172,10 @@ final class MockedDesk {
     private func addWiFi() throws {
         let service = Self.networkManager
         let manager = Self.networkManagerPath
-        let device = try NetworkWatchTests.Desk.text(
+        let device = try DeskBusSuites.NetworkWatchTests.Desk.text(
             mock(service, manager, "AddWiFiDevice", [.string("wlan0"), .string("wlan0"), .int32(30)]))
-        wifi = (device, try NetworkWatchTests.Desk.network(control, device, "office", "ACME-Office", "00:11:22:33:44:55"),
-                try NetworkWatchTests.Desk.network(control, device, "home", "Home", "00:11:22:33:44:66"))
+        wifi = (device, try DeskBusSuites.NetworkWatchTests.Desk.network(control, device, "office", "ACME-Office", "00:11:22:33:44:55"),
+                try DeskBusSuites.NetworkWatchTests.Desk.network(control, device, "home", "Home", "00:11:22:33:44:66"))
     }
 
     /// Connects to "ACME-Office" (or "Home"), as active connection `name`;
@@ -183,7 +183,7 @@ final class MockedDesk {
     func connect(office: Bool, as name: String) throws -> String {
         guard let wifi else { throw PrivateBus.Failure(description: "NetworkManager's mock is not running") }
         let network = office ? wifi.office : wifi.home
-        return try NetworkWatchTests.Desk.text(mock(Self.networkManager, Self.networkManagerPath, "AddActiveConnection", [
+        return try DeskBusSuites.NetworkWatchTests.Desk.text(mock(Self.networkManager, Self.networkManagerPath, "AddActiveConnection", [
             .array(elementSignature: "s", [.string(wifi.device)]), .string(network.connection), .string(network.point),
             .string(name), .uint32(2),
         ]))
