@@ -61,8 +61,8 @@ extension DeskBusSuites {
             let bus = try PrivateBus()
             defer { bus.stop() }
             let control = try DBusConnection(address: bus.address)
-            try bus.startTemplate("mutter_idle_monitor", owning: mutter, on: control)
-            try bus.startTemplate("screensaver", owning: screenSaver, on: control)
+            try bus.startTemplate("mutter_idle_monitor", name: mutter, on: control)
+            try bus.startTemplate("screensaver", name: screenSaver, on: control)
             let desk = try NetworkWatchTests.Desk(bus)
             let office = try desk.activate(desk.office, as: "1")
 
@@ -125,7 +125,7 @@ extension DeskBusSuites {
             let bus = try PrivateBus()
             defer { bus.stop() }
             let control = try DBusConnection(address: bus.address)
-            try bus.startTemplate("screensaver", owning: screenSaver, on: control)
+            try bus.startTemplate("screensaver", name: screenSaver, on: control)
             let listener = try DBusConnection(address: bus.address)
             // Eavesdropping, to see those addressed to other connections too.
             try listener.addMatch("type='signal',eavesdrop='true'")

@@ -60,48 +60,23 @@ final class MockedDesk {
 
     func start(_ mocks: Mocks) throws {
         var wanted: [(name: String, process: Process)] = []
-        func launch(_ template: String, on flag: String, parameters: String, owning name: String) throws {
-            let file = PrivateBus.fixtures.appendingPathComponent(template + ".py")
-            let mock = Process()
-            mock.executableURL = URL(fileURLWithPath: PrivateBus.python)
-            mock.arguments = [
-                "-m", "dbusmock", flag, "--template",
-                FileManager.default.fileExists(atPath: file.path) ? file.path : template,
-                "--parameters", parameters,
-            ]
-            mock.environment = [
-                "DBUS_SESSION_BUS_ADDRESS": bus.socketAddress, "DBUS_SYSTEM_BUS_ADDRESS": bus.socketAddress,
-                "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1",
-            ]
-            mock.standardOutput = FileHandle.nullDevice
-            mock.standardError = FileHandle.nullDevice
-            try mock.run()
-            bus.mocks.append(mock)
-            wanted.append((name, mock))
+        func launch(_ template: String, parameters: String = "{}", owning name: String) throws {
+            wanted.append((name, try bus.launchTemplate(template, parameters: parameters)))
         }
         if mocks.contains(.logind) {
-            try launch(logindTemplate, on: "--system", parameters: logindParameters, owning: Self.login)
+            try launch(logindTemplate, parameters: logindParameters, owning: Self.login)
         }
         if mocks.contains(.upower) {
-            try launch("upower", on: "--system", parameters: "{}", owning: SystemMocks.upower)
+            try launch("upower", owning: SystemMocks.upower)
         }
         if mocks.contains(.networkManager) {
-            try launch("networkmanager", on: "--system", parameters: "{}", owning: Self.networkManager)
+            try launch("networkmanager", owning: Self.networkManager)
         }
         if mocks.contains(.mutter) {
-            try launch("mutter_idle_monitor", on: "--session", parameters: "{}", owning: Self.mutter)
+            try launch("mutter_idle_monitor", owning: Self.mutter)
         }
         let deadline = Date().addingTimeInterval(20)
-        for (name, process) in wanted {
-            while try control.call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "NameHasOwner", arguments: [.string(name)]) != [.bool(true)]
-            {
-                if !process.isRunning { throw PrivateBus.Failure(description: "the \(name) mock exited") }
-                if Date() > deadline { throw PrivateBus.Failure(description: "no mock owned \(name) within 20 s") }
-                usleep(20_000)
-            }
-        }
+        for (name, process) in wanted { try bus.waitForOwner(name, of: process, on: control, until: deadline) }
         if mocks.contains(.logind) {
             let path = try mock(Self.login, SystemMocks.manager, "AddSession",
                                 [.string("c1"), .string("seat0"), .uint32(getuid()), .string("desk"), .bool(true)])

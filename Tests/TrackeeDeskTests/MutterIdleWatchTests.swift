@@ -16,7 +16,7 @@ extension DeskBusSuites {
             let bus = try PrivateBus()
             defer { bus.stop() }
             let control = try DBusConnection(address: bus.address)
-            try bus.startTemplate("mutter_idle_monitor", owning: service, on: control)
+            try bus.startTemplate("mutter_idle_monitor", name: service, on: control)
             try body(bus, control)
         }
 

@@ -23,7 +23,7 @@ extension DeskBusSuites {
             init(_ bus: PrivateBus) throws {
                 self.bus = bus
                 control = try DBusConnection(address: bus.address)
-                try bus.startTemplate("networkmanager", owning: service, on: control)
+                try bus.startTemplate("networkmanager", name: service, on: control)
                 device = try Self.text(callMock(control, service, manager, "AddWiFiDevice",
                                             [.string("wlan0"), .string("wlan0"), .int32(30)]))
                 office = try Self.network(control, device, "office", "ACME-Office", "00:11:22:33:44:55")

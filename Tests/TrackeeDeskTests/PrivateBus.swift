@@ -117,40 +117,58 @@ final class PrivateBus {
         mock.standardError = FileHandle.nullDevice
         try mock.run()
         mocks.append(mock)
-        try waitForOwner(name, of: mock, on: connection)
+        try waitForOwner(name, of: mock, on: connection, until: Date().addingTimeInterval(10))
     }
 
-    /// Starts one of python-dbusmock's templates (`logind`, `upower`) with
-    /// its JSON `parameters`, on this bus as both the session and the
-    /// system bus, and waits (up to 10 s) until it owns `name`. Its methods
-    /// answer once it has loaded: the mock handles no call before.
+    /// Tests/Fixtures/dbusmock, where the templates of trackee's own mocks
+    /// and the fuzzer live. #filePath is <root>/Tests/TrackeeDeskTests/this file.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/dbusmock")
+
+    /// Starts python-dbusmock with `template` (one Debian's dbusmock ships,
+    /// such as `logind`, or a file of ``fixtures``) and its JSON
+    /// `parameters`, on this bus as both the session and the system bus,
+    /// and waits (up to 10 s) until it owns `name`. Its methods answer once
+    /// it has loaded: the mock handles no call before.
     @discardableResult
     func startTemplate(_ template: String, name: String, parameters: String = "{}",
                        on connection: DBusConnection) throws -> Process {
+        let mock = try launchTemplate(template, parameters: parameters)
+        try waitForOwner(name, of: mock, on: connection, until: Date().addingTimeInterval(10))
+        return mock
+    }
+
+    /// Starts the mock of ``startTemplate(_:name:parameters:on:)`` without
+    /// waiting, so that several can load at once.
+    func launchTemplate(_ template: String, parameters: String = "{}") throws -> Process {
+        let file = Self.fixtures.appendingPathComponent(template + ".py")
         let mock = Process()
         mock.executableURL = URL(fileURLWithPath: Self.python)
-        mock.arguments = ["-m", "dbusmock", "--template", template, "--parameters", parameters]
+        mock.arguments = [
+            "-m", "dbusmock", "--template", FileManager.default.fileExists(atPath: file.path) ? file.path : template,
+            "--parameters", parameters,
+        ]
+        // No __pycache__ beside the templates in the source tree.
         mock.environment = ["DBUS_SESSION_BUS_ADDRESS": socketAddress, "DBUS_SYSTEM_BUS_ADDRESS": socketAddress,
-                            "PATH": "/usr/bin:/bin"]
+                            "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"]
         mock.standardOutput = FileHandle.nullDevice
         mock.standardError = FileHandle.nullDevice
         try mock.run()
         mocks.append(mock)
-        try waitForOwner(name, of: mock, on: connection)
         return mock
     }
 
-    private func waitForOwner(_ name: String, of mock: Process, on connection: DBusConnection) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let owned = try connection.call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "NameHasOwner", arguments: [.string(name)])
-            if owned == [.bool(true)] { return }
-            if !mock.isRunning { throw Failure(description: "dbusmock exited with \(mock.terminationStatus)") }
+    /// Waits until `name` has an owner on the bus; throws when `mock` exits
+    /// first or `deadline` passes.
+    func waitForOwner(_ name: String, of mock: Process, on connection: DBusConnection, until deadline: Date) throws {
+        while try connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameHasOwner", arguments: [.string(name)]) != [.bool(true)]
+        {
+            if !mock.isRunning { throw Failure(description: "the mock for \(name) exited with \(mock.terminationStatus)") }
+            if Date() > deadline { throw Failure(description: "no mock owned \(name) in time") }
             usleep(20_000)
         }
-        throw Failure(description: "dbusmock did not own \(name) within 10 s")
     }
 
     /// Kills the mocks and the daemon: they inherit the test process's

@@ -14,7 +14,7 @@ extension DeskBusSuites {
             let bus = try PrivateBus()
             defer { bus.stop() }
             let control = try DBusConnection(address: bus.address)
-            try bus.startTemplate("screensaver", owning: service, on: control)
+            try bus.startTemplate("screensaver", name: service, on: control)
             try body(bus, control)
         }
 
