@@ -64,9 +64,13 @@ public final class FakeTimeServiceProcess {
         while ports.count < 2 {
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             var buffer = [UInt8](repeating: 0, count: 512)
-            let n = poll(&ready, 1, 10_000) > 0 ? read(fd, &buffer, buffer.count) : -1
+            var polled: Int32
+            repeat { polled = poll(&ready, 1, 10_000) } while polled == -1 && errno == EINTR
+            let n = polled > 0 ? read(fd, &buffer, buffer.count) : -1
             guard n > 0 else {
-                process.terminate()
+                // SIGKILL: the server may have inherited a mask that
+                // blocks SIGTERM, and would then never end.
+                kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 throw Failure(description: "the fake \(service) server printed no ports (so far: \(text.debugDescription))")
             }

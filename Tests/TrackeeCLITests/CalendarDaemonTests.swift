@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import Testing
+import TrackeeTestSupport
 
 /// `trackee run` holding a calendar in real time: the file is edited under
 /// it, and it fires exactly the edges the new file has, none twice.
@@ -37,7 +38,7 @@ import Testing
         """
     }
 
-    @Test func editsUnderARunningDaemonFireExactlyTheNewFilesEdgesNoneTwice() throws {
+    @Test func editsUnderARunningDaemonFireExactlyTheNewFilesEdgesNoneTwice() async throws {
         let t = try daemon.sandbox(rules: """
             calendars:
               pulse: pulse.ics
@@ -55,7 +56,7 @@ import Testing
         // Once the second instance has fired, the file changes: the third
         // instance moves 6 s later, the fourth is cancelled, the fifth
         // excluded.
-        #expect(daemon.eventually(20) { daemon.firingCount(t) == 2 })
+        #expect(daemon.eventuallyHolding(20) { daemon.firingCount(t) == 2 })
         try Self.calendar(
             start: t0, extra: "EXDATE:\(Self.ical(t0 + 16))\r\n",
             overrides: """
@@ -77,11 +78,11 @@ import Testing
 
                 """
         ).write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(daemon.eventually(40) { daemon.firingCount(t) == 6 })
+        #expect(await daemon.eventually(90) { daemon.firingCount(t) == 6 })
         // Past the last instance, and a little more: nothing else fires.
-        while Int(Date().timeIntervalSince1970) < t0 + 31 { usleep(100_000) }
+        await pause(Double(t0 + 31) - Date().timeIntervalSince1970)
         run.signal(SIGTERM)
-        let r = try run.wait()
+        let r = try await run.finish()
         #expect(r.status == 0)
         #expect(r.stderr.contains("calendar \"pulse\": \(path) changed; reading it again"))
 
@@ -99,7 +100,7 @@ import Testing
     /// A calendar broken under the daemon keeps its last good contents; the
     /// error is logged once for the change, not on every pass; the other
     /// calendar goes on.
-    @Test func aBrokenCalendarKeepsItsLastGoodContentsAndIsReportedOncePerChange() throws {
+    @Test func aBrokenCalendarKeepsItsLastGoodContentsAndIsReportedOncePerChange() async throws {
         let t = try daemon.sandbox(rules: """
             calendars:
               pulse: pulse.ics
@@ -127,15 +128,15 @@ import Testing
             """.write(toFile: t.path("config/trackee/other.ics"), atomically: true, encoding: .utf8)
         let run = try t.launch(["run"])
         defer { run.stop() }
-        #expect(daemon.eventually(20) { daemon.firingCount(t) == 1 })
+        #expect(await daemon.eventually(60) { daemon.firingCount(t) == 1 })
         // Cut off inside the series, as a file being written is.
         let whole = Self.calendar(start: t0)
         try String(whole[..<whole.range(of: "END:VEVENT")!.lowerBound]).write(toFile: path, atomically: true, encoding: .utf8)
         // The series fires on from its last good contents, and the other
         // calendar's event fires in between.
-        #expect(daemon.eventually(45) { daemon.firingCount(t) == 9 })
+        #expect(await daemon.eventually(90) { daemon.firingCount(t) == 9 })
         run.signal(SIGTERM)
-        let r = try run.wait()
+        let r = try await run.finish()
         #expect(r.status == 0)
         let errors = r.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors == [
@@ -148,7 +149,7 @@ import Testing
     /// A calendar with something read past loads; its warning is logged
     /// when it is first read and again once for each change of the file,
     /// not when the rules are reloaded for another reason.
-    @Test func aCalendarsWarningsAreLoggedOncePerChangeOfTheFile() throws {
+    @Test func aCalendarsWarningsAreLoggedOncePerChangeOfTheFile() async throws {
         let t = try daemon.sandbox(rules: """
             calendars:
               work: work.ics
@@ -173,15 +174,15 @@ import Testing
         let run = try t.launch(["run"])
         defer { run.stop() }
         let count = { (needle: String) in run.stderrSoFar.components(separatedBy: needle).count - 1 }
-        #expect(daemon.eventually(20) { count("loaded 1 rule") == 1 })
+        #expect(await daemon.eventually(60) { count("loaded 1 rule") == 1 })
         // A rule file changes: everything is read again, the warning is not logged again.
         try (t.path("config/trackee/rules.yaml")).appendingLine("# touched")
-        #expect(daemon.eventually(20) { count("loaded 1 rule") == 2 })
+        #expect(await daemon.eventually(60) { count("loaded 1 rule") == 2 })
         // The calendar file changes: its warning is logged once more.
         try (text + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(daemon.eventually(20) { count("deadlines re-armed") == 1 })
+        #expect(await daemon.eventually(60) { count("deadlines re-armed") == 1 })
         run.signal(SIGTERM)
-        let r = try run.wait()
+        let r = try await run.finish()
         #expect(r.status == 0)
         let warning = #"trackee run: warning: calendar "work": \#(path):6: SUMMARY: expected ":" before the value; skipped the property"#
         #expect(r.stderr.split(separator: "\n").filter { $0.contains("warning:") } == [Substring(warning), Substring(warning)])

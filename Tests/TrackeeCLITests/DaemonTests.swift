@@ -8,8 +8,17 @@ import TrackeeTestSupport
 /// reloads, signals, systemd's notify protocol, and exactly-once firing
 /// across SIGKILL and beside `trackee tick`.
 @Suite(.serialized) struct DaemonTests {
-    /// Waits up to `seconds` for `condition`, checking every 50 ms.
-    func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// Waits up to `seconds` for `condition`, checking every 50 ms,
+    /// without holding the test pool's thread: the test may resume a while
+    /// after the condition held, when both of the pool's threads were busy.
+    func eventually(_ seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
+        try await TrackeeTestSupport.eventually(within: seconds, every: .milliseconds(50), condition)
+    }
+
+    /// The same, holding the thread, for a test that must act within a
+    /// second or two of the condition (as editing a calendar between two
+    /// of its instances).
+    func eventuallyHolding(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
@@ -48,13 +57,13 @@ import TrackeeTestSupport
               - start: {project: "P{{trigger.time}}"}
         """
 
-    @Test func schedulesFireAtTheirInstantAndSIGTERMStopsCleanly() throws {
+    @Test func schedulesFireAtTheirInstantAndSIGTERMStopsCleanly() async throws {
         let t = try sandbox(rules: Self.everySecond)
         let daemon = try t.launch(["run"])
         defer { daemon.stop() }
-        #expect(eventually { firingCount(t) >= 3 })
+        #expect(await eventually { firingCount(t) >= 3 })
         daemon.signal(SIGTERM)
-        let r = try daemon.wait()
+        let r = try await daemon.finish()
         #expect(r.status == 0)
         #expect(r.stderr.contains("trackee run: info: loaded 1 rule from 1 file\n"))
         #expect(r.stderr.hasSuffix("trackee run: info: stopped\n"))
@@ -69,7 +78,7 @@ import TrackeeTestSupport
     /// The daemon is killed with SIGKILL halfway through a stream of timed
     /// focus events, restarted, and given the whole stream again: each
     /// change fires once.
-    @Test func aStreamReplayedAfterSIGKILLFiresNothingTwice() throws {
+    @Test func aStreamReplayedAfterSIGKILLFiresNothingTwice() async throws {
         let t = try sandbox(rules: """
             rules:
               - id: work
@@ -88,18 +97,18 @@ import TrackeeTestSupport
         let daemon = try t.launch(["run"], input: first)
         defer { daemon.stop() }
         for line in lines.prefix(10) { first.fileHandleForWriting.write(Data((line + "\n").utf8)) }
-        #expect(eventually { firingCount(t) == 10 })
+        #expect(await eventually { firingCount(t) == 10 })
         daemon.signal(SIGKILL)
-        _ = try daemon.wait()
+        _ = try await daemon.finish()
 
         let second = Pipe()
         let again = try t.launch(["run"], input: second)
         defer { again.stop() }
         for line in lines { second.fileHandleForWriting.write(Data((line + "\n").utf8)) }
         try second.fileHandleForWriting.close()
-        #expect(eventually { again.stderrSoFar.contains("end of stdin after 20 lines") })
+        #expect(await eventually { again.stderrSoFar.contains("end of stdin after 20 lines") })
         again.signal(SIGTERM)
-        #expect(try again.wait().status == 0)
+        #expect(try await again.finish().status == 0)
 
         #expect(firingCount(t) == 20)
         #expect(try rows(t, "SELECT count(*) FROM focus_change")[0][0] as Int == 20)
@@ -110,33 +119,33 @@ import TrackeeTestSupport
     /// `trackee focus set` fires the focus rules itself; the daemon, seeing
     /// the change on its next pass (a reload forces one here), finds the
     /// firing recorded and does not fire it again.
-    @Test func aFocusChangeMadeBesideTheDaemonFiresOnce() throws {
+    @Test func aFocusChangeMadeBesideTheDaemonFiresOnce() async throws {
         let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
         let daemon = try t.launch(["run", "--verbose"])
         defer { daemon.stop() }
-        #expect(eventually { daemon.stderrSoFar.contains("first run: schedules fire") })
+        #expect(await eventually { daemon.stderrSoFar.contains("first run: schedules fire") })
         let set = try t.run("focus", "set", "work")
         #expect(set.status == 0)
         #expect(set.lines.first == "focus work on")
         daemon.signal(SIGHUP)
-        #expect(eventually { daemon.stderrSoFar.contains("already fired: rule \"w\": focus work on") })
+        #expect(await eventually { daemon.stderrSoFar.contains("already fired: rule \"w\": focus work on") })
         daemon.signal(SIGTERM)
-        #expect(try daemon.wait().status == 0)
+        #expect(try await daemon.finish().status == 0)
         #expect(firingCount(t) == 1)
         #expect(try rows(t, "SELECT count(*) FROM entry")[0][0] as Int == 1)
     }
 
-    @Test func aBadLineIsLoggedWithItsNumberAndSkipped() throws {
+    @Test func aBadLineIsLoggedWithItsNumberAndSkipped() async throws {
         let t = try sandbox(rules: "rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: W}}]\n")
         let input = Pipe()
         let daemon = try t.launch(["run"], input: input)
         defer { daemon.stop() }
         input.fileHandleForWriting.write(Data("{\"type\":\"focus\"}\nnot json\n{\"type\":\"focus\",\"mode\":\"work\"}\n".utf8))
         try input.fileHandleForWriting.close()
-        #expect(eventually { firingCount(t) == 1 })
-        #expect(eventually { daemon.stderrSoFar.contains("end of stdin after 3 lines; schedules go on") })
+        #expect(await eventually { firingCount(t) == 1 })
+        #expect(await eventually { daemon.stderrSoFar.contains("end of stdin after 3 lines; schedules go on") })
         daemon.signal(SIGTERM)
-        let r = try daemon.wait()
+        let r = try await daemon.finish()
         #expect(r.status == 0)
         #expect(r.stderr.contains("trackee run: warning: stdin line 1: \"mode\" is missing or blank; line skipped\n"))
         #expect(r.stderr.contains(
@@ -146,11 +155,11 @@ import TrackeeTestSupport
     /// A rule file edited while the daemon runs is reloaded; a rule with
     /// an error is reported with its position and left out, the others
     /// run.
-    @Test func aChangedRuleFileIsReloadedAndABadRuleDisabled() throws {
+    @Test func aChangedRuleFileIsReloadedAndABadRuleDisabled() async throws {
         let t = try sandbox(rules: "rules: []\n")
         let daemon = try t.launch(["run"])
         defer { daemon.stop() }
-        #expect(eventually { daemon.stderrSoFar.contains("loaded 0 rules from 1 file") })
+        #expect(await eventually { daemon.stderrSoFar.contains("loaded 0 rules from 1 file") })
         try """
             rules:
               - id: broken
@@ -160,9 +169,9 @@ import TrackeeTestSupport
                 when: {at: "*:*:*"}
                 do: [{start: {project: "P{{trigger.time}}"}}]
             """.write(toFile: t.path("config/trackee/rules.yaml"), atomically: true, encoding: .utf8)
-        #expect(eventually { firingCount(t) >= 2 })
+        #expect(await eventually { firingCount(t) >= 2 })
         daemon.signal(SIGTERM)
-        let r = try daemon.wait()
+        let r = try await daemon.finish()
         let file = t.path("config/trackee/rules.yaml")
         #expect(r.stderr.contains("trackee run: info: reloading rules: \(file) changed\n"))
         #expect(r.stderr.contains("""
@@ -173,7 +182,7 @@ import TrackeeTestSupport
         #expect(try rows(t, "SELECT DISTINCT rule FROM rule_firing").map { $0[0] as String } == ["tick"])
     }
 
-    @Test func systemdHearsReadyReloadingAndStopping() throws {
+    @Test func systemdHearsReadyReloadingAndStopping() async throws {
         let socket = try NotifySocket(timeout: 15)
         let t = try sandbox(rules: "rules: []\n")
         let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.name, "JOURNAL_STREAM": "8:1234"])
@@ -193,7 +202,7 @@ import TrackeeTestSupport
         }
         #expect(messages.last == "STOPPING=1")
         #expect(messages.dropLast().allSatisfy { $0 == "STATUS=0 rules; no schedule firing ahead" })
-        let r = try daemon.wait()
+        let r = try await daemon.finish()
         #expect(r.status == 0, "\(r.stderr)")
         // Under the journal every line carries its syslog priority.
         #expect(r.stderr.contains("<6>reloading rules: SIGHUP\n"))
@@ -202,7 +211,7 @@ import TrackeeTestSupport
 
     /// `trackee tick` run again and again beside the daemon: every second
     /// fires once between them.
-    @Test func tickBesideRunFiresEachOccurrenceOnce() throws {
+    @Test func tickBesideRunFiresEachOccurrenceOnce() async throws {
         let t = try sandbox(rules: Self.everySecond)
         _ = try t.run("tick")
         let daemon = try t.launch(["run"])
@@ -214,7 +223,7 @@ import TrackeeTestSupport
             ticks += 1
         }
         daemon.signal(SIGTERM)
-        #expect(try daemon.wait().status == 0)
+        #expect(try await daemon.finish().status == 0)
         #expect(ticks > 3)
         let occurred = try rows(t, "SELECT occurred FROM rule_firing ORDER BY occurred").map { $0[0] as Int64 }
         #expect(occurred.count >= 4)

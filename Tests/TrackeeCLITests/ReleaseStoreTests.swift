@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TrackeeTestSupport
 
 /// A store made by the release of 4a1b6c4 (Tests/Fixtures/store-4a1b6c4),
 /// opened by this build: it migrates, history reads as that release
@@ -52,7 +53,7 @@ import Testing
         #expect(try t.run("history", "--source", "rule").lines.count == 7)
     }
 
-    @Test func replayedOccurrencesAndKeysChangeNothing() throws {
+    @Test func replayedOccurrencesAndKeysChangeNothing() async throws {
         let t = try sandbox()
         let before = try ["rule_firing", "firing", "intent_log", "entry", "focus_change"].map { try count(t, $0) }
         #expect(before == [6, 9, 9, 6, 2])
@@ -65,7 +66,7 @@ import Testing
         // had not looked at it would: every occurrence was fired.
         var config = Configuration()
         config.busyMode = .timeout(10)
-        try DatabaseQueue(path: t.storePath, configuration: config).write { db in
+        try await DatabaseQueue(path: t.storePath, configuration: config).write { db in
             try db.execute(sql: "UPDATE watermark SET at = strftime('%s', '2026-11-23 07:30:00')")
             // The geofence forgets the fixes it took, so the track plays again.
             try db.execute(sql: "DELETE FROM place_tracker")
@@ -95,10 +96,9 @@ import Testing
         defer { daemon.stop() }
         input.fileHandleForWriting.write(Data(try fixtureText("events.jsonl").utf8))
         try input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(15)
-        while !daemon.stderrSoFar.contains("end of stdin after 1 line"), Date() < deadline { usleep(50_000) }
+        _ = await eventually(within: 15, every: .milliseconds(50)) { daemon.stderrSoFar.contains("end of stdin after 1 line") }
         daemon.signal(SIGTERM)
-        #expect(try daemon.wait().status == 0)
+        #expect(try await daemon.finish().status == 0)
         let after = try ["rule_firing", "firing", "intent_log", "entry", "focus_change"].map { try count(t, $0) }
         // The intent log grows by the two replayed command-line keys only.
         #expect(after == [6, 9, 11, 6, 2])

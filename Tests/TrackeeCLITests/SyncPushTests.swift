@@ -277,31 +277,26 @@ import TrackeeTestSupport
         #expect(try Self.remote(server).map { $0.split(separator: "|").last.map(String.init) ?? "" } == ["first, again"])
     }
 
-    @Test func theDaemonPushesChangesByItselfAndCatchesUpWhenTheServiceReturns() throws {
+    @Test func theDaemonPushesChangesByItselfAndCatchesUpWhenTheServiceReturns() async throws {
         let server = try FakeTimeServiceProcess(service: "clockify", token: Self.token)
         let t = try Self.sandbox(server)
         t.now = ""  // the daemon runs on the real clock, so do these commands
         let daemon = try t.launch(["run"])
         defer { daemon.stop() }
-        func eventually(_ seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if try condition() { return true }
-                usleep(100_000)
-            }
-            return try condition()
+        func eventually(_ seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
+            try await TrackeeTestSupport.eventually(within: seconds, every: .milliseconds(100), condition)
         }
         #expect(try t.run("add", "--from", "2026-11-20 09:00", "--to", "2026-11-20 10:00", "by hand").status == 0)
-        #expect(try eventually { try Self.remote(server).count == 1 })
+        #expect(try await eventually { try Self.remote(server).count == 1 })
         // Down: a change waits, with backoff; up again, it arrives.
         try server.down(mode: "refuse")
         #expect(try t.run("add", "--from", "2026-11-20 11:00", "--to", "2026-11-20 12:00", "while down").status == 0)
-        #expect(try eventually { (try t.run("sync", "status").lines.first ?? "").contains("last error") })
+        #expect(try await eventually { (try t.run("sync", "status").lines.first ?? "").contains("last error") })
         try server.up()
-        #expect(try eventually(30) { try Self.remote(server).count == 2 })
+        #expect(try await eventually(90) { try Self.remote(server).count == 2 })
         #expect(try Self.remote(server) == Self.local(t))
         daemon.signal(SIGTERM)
-        let r = try daemon.wait()
+        let r = try await daemon.finish()
         #expect(r.status == 0, "\(r)")
         #expect(!r.stderr.contains(Self.token))
     }

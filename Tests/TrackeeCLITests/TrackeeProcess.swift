@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// The built `trackee` executable: `$TRACKEE_BIN` if set, else
 /// `.build/debug/trackee` in this package.
@@ -81,6 +82,8 @@ final class RunningTrackee {
         if process.isRunning { signal(SIGKILL) }
     }
 
+    /// Waits for the process to end, holding the thread: for commands,
+    /// which work the whole time.
     func wait() throws -> TrackeeRun {
         process.waitUntilExit()
         let out = try Data(contentsOf: stdoutURL)
@@ -89,6 +92,15 @@ final class RunningTrackee {
         try? FileManager.default.removeItem(at: stderrURL)
         return TrackeeRun(arguments: arguments, status: process.terminationStatus, stdoutData: out,
                           stderr: String(decoding: err, as: UTF8.self))
+    }
+}
+
+extension RunningTrackee {
+    /// Waits for the process to end without holding a thread: for daemons
+    /// and feeds, which mostly wait themselves.
+    func finish() async throws -> TrackeeRun {
+        await process.ended()
+        return try wait()
     }
 }
 

@@ -14,12 +14,12 @@ extension DeskBusSuites.DeskRunTests {
     /// The bus is killed with every mock and a new one started on the same
     /// socket: the daemon logs the loss of each bus once, reconnects, and
     /// attaches the watches when their services are back.
-    @Test func afterTheBusRestartsALockStillStopsTheEntry() throws {
-        try withDesk(rules: Self.lockRule) { desk, run, start in
+    @Test func afterTheBusRestartsALockStillStopsTheEntry() async throws {
+        try await withDesk(rules: Self.lockRule) { desk, run, start in
             try desk.restart(.all)
             // logind's mock may be on the bus before its session is: then
             // the lock watch attaches on a retry of its own.
-            #expect(run.eventually {
+            #expect(await run.eventually {
                 run.log.filter { $0.contains("lock and sleep from logind") || $0.hasSuffix("info: desk: lock from logind") }
                     .count >= 2
             }, "\(run.log)")
@@ -29,7 +29,7 @@ extension DeskBusSuites.DeskRunTests {
             }
             let locked = nextSecond()
             try desk.session("Lock")
-            #expect(try run.eventually { try run.entries().first?.end != nil })
+            #expect(try await run.eventually { try run.entries().first?.end != nil })
             #expect(try run.entries() == [Stored(project: "Desk", start: start, end: locked, source: "cli")])
             #expect(try run.firings() == [Firing("lock", locked)])
             #expect(run.isRunning)
@@ -38,18 +38,18 @@ extension DeskBusSuites.DeskRunTests {
 
     /// The new logind is held off too: the sleep watch takes an inhibitor
     /// from it, and releases it once the stop is committed.
-    @Test func afterTheBusRestartsASuspendIsStillHeldOffUntilItsStop() throws {
-        try withDesk(orderedLogind: true, rules: """
+    @Test func afterTheBusRestartsASuspendIsStillHeldOffUntilItsStop() async throws {
+        try await withDesk(orderedLogind: true, rules: """
             rules:
               - id: suspend
                 when: {sleep: suspend}
                 do: [stop]
             """) { desk, run, start in
             try desk.restart(.all)
-            #expect(run.eventually { run.orderLog.count >= 2 }, "\(run.log)")
+            #expect(await run.eventually { run.orderLog.count >= 2 }, "\(run.log)")
             let suspended = nextSecond()
             try desk.prepare("PrepareForSleep", true)
-            #expect(run.eventually { run.orderLog.count >= 4 })
+            #expect(await run.eventually { run.orderLog.count >= 4 })
             // The first logind was killed with its inhibitor: no release.
             #expect(run.orderLog == [
                 "Inhibit sleep:shutdown delay",
@@ -66,8 +66,8 @@ extension DeskBusSuites.DeskRunTests {
     /// unexpected signals, seed 19, most through the mocks themselves:
     /// the daemon lives on, the store is as it was, and a real lock
     /// afterwards still fires one stop.
-    @Test func twoHundredFuzzedSignalsChangeNothingAndALockStillCounts() throws {
-        try withDesk(rules: Self.lockRule) { desk, run, start in
+    @Test func twoHundredFuzzedSignalsChangeNothingAndALockStillCounts() async throws {
+        try await withDesk(rules: Self.lockRule) { desk, run, start in
             let fuzzer = Process()
             fuzzer.executableURL = URL(fileURLWithPath: PrivateBus.python)
             fuzzer.arguments = [
@@ -85,7 +85,7 @@ extension DeskBusSuites.DeskRunTests {
 
             let locked = nextSecond()
             try desk.session("Lock")
-            #expect(try run.eventually { try run.entries().first?.end != nil })
+            #expect(try await run.eventually { try run.entries().first?.end != nil })
             #expect(run.isRunning)
             #expect(try run.entries() == [Stored(project: "Desk", start: start, end: locked, source: "cli")])
             #expect(try run.firings() == [Firing("lock", locked)])

@@ -7,8 +7,8 @@ extension DeskBusSuites.DeskRunTests {
     /// Office, then nothing, then Home, each step at a second of its own:
     /// each edge fires once, and NetworkManager repeating its list of
     /// active connections fires nothing.
-    @Test func switchingWiFiNetworksFiresEachEdgeOnce() throws {
-        try withDesk(rules: """
+    @Test func switchingWiFiNetworksFiresEachEdgeOnce() async throws {
+        try await withDesk(rules: """
             rules:
               - id: office
                 when: {network: {ssid: ACME-Office, on: connected}}
@@ -22,10 +22,10 @@ extension DeskBusSuites.DeskRunTests {
             """) { desk, run, start in
             let connected = nextSecond()
             let office = try desk.connect(office: true, as: "1")
-            #expect(try run.eventually { try run.firings().count >= 1 })
+            #expect(try await run.eventually { try run.firings().count >= 1 })
             let disconnected = nextSecond()
             try desk.disconnect(office)
-            #expect(try run.eventually { try run.firings().count >= 2 })
+            #expect(try await run.eventually { try run.firings().count >= 2 })
             let home = nextSecond()
             let homePath = try desk.connect(office: false, as: "2")
             for _ in 0..<20 {
@@ -34,7 +34,7 @@ extension DeskBusSuites.DeskRunTests {
                     .string("ActiveConnections"), .variant(.array(elementSignature: "o", [.objectPath(homePath)])),
                 ])
             }
-            #expect(try run.eventually { try run.firings().count >= 3 })
+            #expect(try await run.eventually { try run.firings().count >= 3 })
             #expect(try run.firings() == [
                 Firing("office", connected), Firing("left-office", disconnected), Firing("home", home),
             ])
@@ -47,8 +47,8 @@ extension DeskBusSuites.DeskRunTests {
     }
 
     /// On battery twice is one edge; back on AC is the next.
-    @Test func unpluggingACFiresBatteryOnce() throws {
-        try withDesk(rules: """
+    @Test func unpluggingACFiresBatteryOnce() async throws {
+        try await withDesk(rules: """
             rules:
               - id: battery
                 when: {power: battery}
@@ -60,11 +60,11 @@ extension DeskBusSuites.DeskRunTests {
             let unplugged = nextSecond()
             try desk.power(onBattery: true)
             try desk.power(onBattery: true)
-            #expect(try run.eventually { try run.firings().count >= 1 })
+            #expect(try await run.eventually { try run.firings().count >= 1 })
             let plugged = nextSecond()
             try desk.power(onBattery: true)
             try desk.power(onBattery: false)
-            #expect(try run.eventually { try run.firings().count >= 2 })
+            #expect(try await run.eventually { try run.firings().count >= 2 })
             #expect(try run.firings() == [Firing("battery", unplugged), Firing("ac", plugged)])
             #expect(run.logLines(containing: "notify (") == [
                 Self.notified("on battery", rule: "battery", "power:battery:\(unplugged)"),
@@ -107,8 +107,8 @@ extension DeskBusSuites.DeskRunTests {
     /// `trackee run` on the machine hears them too, and fires nothing: no
     /// other test has a device rule.
     @Test(.enabled(if: noUevents == nil, "needs root, a writable /sys and the kernel's uevent socket"))
-    func aDeviceAddedAndRemovedThroughTheKernelFiresEachRuleOnce() throws {
-        try withDesk(rules: """
+    func aDeviceAddedAndRemovedThroughTheKernelFiresEachRuleOnce() async throws {
+        try await withDesk(rules: """
             rules:
               - id: plugged
                 when: {device: {subsystem: net, on: added}}
@@ -120,10 +120,10 @@ extension DeskBusSuites.DeskRunTests {
             let added = nextSecond()
             try loopbackUevent("add")
             try loopbackUevent("add")
-            #expect(try run.eventually { try run.firings().count >= 1 })
+            #expect(try await run.eventually { try run.firings().count >= 1 })
             let removed = nextSecond()
             try loopbackUevent("remove")
-            #expect(try run.eventually { try run.firings().count >= 2 })
+            #expect(try await run.eventually { try run.firings().count >= 2 })
             #expect(try run.firings() == [Firing("plugged", added), Firing("unplugged", removed)])
             #expect(run.logLines(containing: "notify (") == [
                 Self.notified("added /devices/virtual/net/lo", rule: "plugged",

@@ -35,7 +35,7 @@ extension DeskBusSuites {
         /// happens. With `orderedLogind`, logind is Tests/Fixtures/dbusmock/
         /// logind_ordered.py, logging to the run's ``TrackeeRunProcess/orderLogURL``.
         func withDesk(_ mocks: MockedDesk.Mocks = .all, orderedLogind: Bool = false, attached: String = everything,
-                      rules: String, _ body: (MockedDesk, TrackeeRunProcess, Int64) throws -> Void) throws {
+                      rules: String, _ body: (MockedDesk, TrackeeRunProcess, Int64) async throws -> Void) async throws {
             let run = try TrackeeRunProcess(rules: rules)
             defer { run.stop() }
             let desk: MockedDesk
@@ -56,15 +56,15 @@ extension DeskBusSuites {
             let start = try #require(try run.entries().first?.start)
             try #require((before...Int64(Date().timeIntervalSince1970)).contains(start + 3600))
             try run.start()
-            #expect(run.deskLine() == attached, "\(run.log)")
-            try body(desk, run, start)
-            #expect(run.terminate() == 0, "\(run.log)")
+            #expect(await run.deskLine() == attached, "\(run.log)")
+            try await body(desk, run, start)
+            #expect(await run.terminate() == 0, "\(run.log)")
         }
 
         // MARK: - Lock
 
-        @Test func lockThenUnlockStopsTheEntryOnceAtTheLocksSecond() throws {
-            try withDesk(rules: """
+        @Test func lockThenUnlockStopsTheEntryOnceAtTheLocksSecond() async throws {
+            try await withDesk(rules: """
                 rules:
                   - id: lock
                     when: {session: locked}
@@ -78,11 +78,11 @@ extension DeskBusSuites {
                 let locked = nextSecond()
                 try desk.session("Lock")
                 for _ in 1...20 { try desk.session("SetLockedHint", [.bool(true)]) }
-                #expect(try run.eventually { try run.entries().first?.end != nil })
+                #expect(try await run.eventually { try run.entries().first?.end != nil })
                 let unlocked = nextSecond()
                 try desk.session("Unlock")
                 try desk.session("SetLockedHint", [.bool(false)])
-                #expect(try run.eventually { try run.firings().count >= 2 })
+                #expect(try await run.eventually { try run.firings().count >= 2 })
                 #expect(try run.firings() == [Firing("lock", locked), Firing("unlock", unlocked)])
                 #expect(try run.entries() == [Stored(project: "Desk", start: start, end: locked, source: "cli")])
                 let history = try run.trackee("history", "--source", "rule", "--json")
@@ -103,8 +103,8 @@ extension DeskBusSuites {
         /// Mutter's watch is asked for the shortest idle length the rules name
         /// (3 s here, under the minute): it fires when the idle time reaches it,
         /// and the entry ends when idleness began, 3 s before.
-        @Test func idleFromMutterEndsTheEntryWhenIdlenessBegan() throws {
-            try withDesk(rules: """
+        @Test func idleFromMutterEndsTheEntryWhenIdlenessBegan() async throws {
+            try await withDesk(rules: """
                 rules:
                   - id: away
                     when: {idle: {for: 3s}}
@@ -114,7 +114,7 @@ extension DeskBusSuites {
                 try desk.idletime(2999)
                 let reached = nextSecond()
                 try desk.idletime(3000)
-                #expect(try run.eventually { try run.entries().first?.end != nil })
+                #expect(try await run.eventually { try run.entries().first?.end != nil })
                 #expect(try run.entries() == [Stored(project: "Desk", start: start, end: reached - 3, source: "cli")])
                 #expect(try run.firings() == [Firing("away", reached)])
             }
@@ -129,8 +129,8 @@ extension DeskBusSuites {
         ///
         /// The daemon restarted within that idleness hears of it again at
         /// start, with the same time: it fires nothing twice.
-        @Test func idleFromLogindTenMinutesAgoEndsTheEntryThenOnce() throws {
-            try withDesk([.logind], attached: Self.onlyLogind, rules: """
+        @Test func idleFromLogindTenMinutesAgoEndsTheEntryThenOnce() async throws {
+            try await withDesk([.logind], attached: Self.onlyLogind, rules: """
                 rules:
                   - id: away
                     when: {idle: {for: 10m}}
@@ -138,15 +138,15 @@ extension DeskBusSuites {
                 """) { desk, run, start in
                 let since = Int64(Date().timeIntervalSince1970) - 600 - 7
                 try desk.sessionProperties(["IdleHint": .bool(true), "IdleSinceHint": .uint64(UInt64(since) * 1_000_000)])
-                #expect(try run.eventually { try run.entries().first?.end != nil })
+                #expect(try await run.eventually { try run.entries().first?.end != nil })
                 #expect(try run.entries() == [Stored(project: "Desk", start: start, end: since, source: "cli")])
                 #expect(try run.firings() == [Firing("away", since + 600)])
 
-                #expect(run.terminate() == 0)
+                #expect(await run.terminate() == 0)
                 try run.start("--verbose")
-                #expect(run.deskLine() == Self.onlyLogind)
+                #expect(await run.deskLine() == Self.onlyLogind)
                 let again = "trackee run: debug: already fired: rule \"away\": idle 10m at \(Self.iso8601(since + 600))"
-                #expect(run.eventually { !run.logLines(containing: again).isEmpty }, "\(run.log)")
+                #expect(await run.eventually { !run.logLines(containing: again).isEmpty }, "\(run.log)")
                 #expect(try run.entries() == [Stored(project: "Desk", start: start, end: since, source: "cli")])
                 #expect(try run.firings() == [Firing("away", since + 600)])
             }
@@ -157,8 +157,8 @@ extension DeskBusSuites {
         /// `back` waits for 5 s of idleness: the first period (3 s to the idle
         /// watch, then 2 s more) fires it once; a second, shorter one does not,
         /// while `any` sees both ends.
-        @Test func activityAgainAfterLongEnoughFiresBackOnce() throws {
-            try withDesk(rules: """
+        @Test func activityAgainAfterLongEnoughFiresBackOnce() async throws {
+            try await withDesk(rules: """
                 rules:
                   - id: away
                     when: {idle: {for: 3s}}
@@ -172,16 +172,16 @@ extension DeskBusSuites {
                 """) { desk, run, start in
                 let reached = nextSecond()
                 try desk.idletime(3000)
-                #expect(try run.eventually { try run.entries().first?.end != nil })
+                #expect(try await run.eventually { try run.entries().first?.end != nil })
                 _ = nextSecond()
                 let active = nextSecond()
                 try desk.idletime(0)
-                #expect(try run.eventually { try run.firings().count >= 3 })
+                #expect(try await run.eventually { try run.firings().count >= 3 })
                 let again = nextSecond()
                 try desk.idletime(3000)
                 let activeAgain = nextSecond()
                 try desk.idletime(0)
-                #expect(try run.eventually { try run.firings().count >= 5 })
+                #expect(try await run.eventually { try run.firings().count >= 5 })
                 #expect(try run.firings() == [
                     Firing("away", reached), Firing("any", active), Firing("back", active),
                     Firing("away", again), Firing("any", activeAgain),
@@ -210,8 +210,8 @@ extension DeskBusSuites {
         /// it announces with the entries running then, the inhibitor's release
         /// with the entries running then (0: the stop was committed first),
         /// the resume, and the new inhibitor taken after it.
-        @Test func aSuspendsStopIsCommittedBeforeTheInhibitorIsReleased() throws {
-            try withDesk(orderedLogind: true, rules: """
+        @Test func aSuspendsStopIsCommittedBeforeTheInhibitorIsReleased() async throws {
+            try await withDesk(orderedLogind: true, rules: """
                 rules:
                   - id: suspend
                     when: {sleep: suspend}
@@ -222,10 +222,10 @@ extension DeskBusSuites {
                 """) { desk, run, start in
                 let suspended = nextSecond()
                 try desk.prepare("PrepareForSleep", true)
-                #expect(run.eventually { run.orderLog.count >= 3 })
+                #expect(await run.eventually { run.orderLog.count >= 3 })
                 let resumed = nextSecond()
                 try desk.prepare("PrepareForSleep", false)
-                #expect(try run.eventually { try run.orderLog.count >= 5 && run.firings().count >= 2 })
+                #expect(try await run.eventually { try run.orderLog.count >= 5 && run.firings().count >= 2 })
                 #expect(run.orderLog == [
                     "Inhibit sleep:shutdown delay",
                     "PrepareForSleep true: 1 running",
@@ -239,16 +239,16 @@ extension DeskBusSuites {
                     Stored(project: "Back", start: resumed, end: nil, source: "rule:resume"),
                 ])
                 // The inhibitor held at exit goes with the daemon.
-                #expect(run.terminate() == 0)
-                #expect(run.eventually { run.orderLog.count >= 6 })
+                #expect(await run.terminate() == 0)
+                #expect(await run.eventually { run.orderLog.count >= 6 })
                 #expect(run.orderLog.last == "released sleep:shutdown delay: 1 running")
             }
         }
 
         /// A shutdown the same way; cancelled, it fires nothing and the next
         /// one is held off again.
-        @Test func aShutdownsStopIsCommittedBeforeTheInhibitorIsReleased() throws {
-            try withDesk(orderedLogind: true, rules: """
+        @Test func aShutdownsStopIsCommittedBeforeTheInhibitorIsReleased() async throws {
+            try await withDesk(orderedLogind: true, rules: """
                 rules:
                   - id: shutdown
                     when: {sleep: shutdown}
@@ -256,9 +256,9 @@ extension DeskBusSuites {
                 """) { desk, run, start in
                 let shutdown = nextSecond()
                 try desk.prepare("PrepareForShutdown", true)
-                #expect(run.eventually { run.orderLog.count >= 3 })
+                #expect(await run.eventually { run.orderLog.count >= 3 })
                 try desk.prepare("PrepareForShutdown", false)
-                #expect(run.eventually { run.orderLog.count >= 5 })
+                #expect(await run.eventually { run.orderLog.count >= 5 })
                 #expect(run.orderLog == [
                     "Inhibit sleep:shutdown delay",
                     "PrepareForShutdown true: 1 running",

@@ -1,4 +1,5 @@
 import Foundation
+import TrackeeTestSupport
 import GRDB
 
 /// `trackee run` as a real process on a ``MockedDesk``: the built binary
@@ -161,31 +162,27 @@ final class TrackeeRunProcess {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
-    /// Waits up to `seconds` for `condition`, checking every 20 ms.
-    func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
+    /// Waits up to `seconds` for `condition`, checking every 20 ms, without
+    /// holding the test pool's thread.
+    func eventually(_ seconds: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
+        try await TrackeeTestSupport.eventually(within: seconds, every: .milliseconds(20), condition)
     }
 
     /// Waits for the line `desk: …` that says what attached, and returns it
     /// without its `trackee run: info: ` prefix.
-    func deskLine() -> String? {
-        _ = eventually { !logLines(containing: "info: desk: ").isEmpty }
+    func deskLine() async -> String? {
+        _ = await eventually { !logLines(containing: "info: desk: ").isEmpty }
         return logLines(containing: "info: desk: ").first.map { line in
             String(line[line.range(of: "info: ")!.upperBound...])
         }
     }
 
-    /// SIGTERM, then the exit status (nil if it did not end within 10 s,
+    /// SIGTERM, then the exit status (nil if it did not end within 30 s,
     /// when it is killed).
-    func terminate() -> Int32? {
+    func terminate() async -> Int32? {
         guard let process, process.isRunning else { return process?.terminationStatus }
         kill(process.processIdentifier, SIGTERM)
-        let ended = eventually { !process.isRunning }
+        let ended = await eventually { !process.isRunning }
         if !ended {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
