@@ -27,15 +27,15 @@ import TrackeeStore
         #expect(all.status == 200)
         #expect(all.text == """
             [
-            {"id":1,"start":"2026-11-20T07:00:00Z","end":"2026-11-20T08:00:00Z","duration_seconds":3600,"project":"Mail","client":"","description":"","tags":["x"],"billable":false,"rate":null,"source":"cli"},
-            {"id":2,"start":"2026-11-20T08:10:00Z","end":"2026-11-20T08:50:00Z","duration_seconds":2400,"project":"Docs","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}
+            {"id":1,"start":"2026-11-20T07:00:00+00:00","end":"2026-11-20T08:00:00+00:00","duration_seconds":3600,"project":"Mail","client":"","description":"","tags":["x"],"billable":false,"rate":null,"source":"cli"},
+            {"id":2,"start":"2026-11-20T08:10:00+00:00","end":"2026-11-20T08:50:00+00:00","duration_seconds":2400,"project":"Docs","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}
             ]
 
             """)
-        let later = await h.send("GET", "/v1/entries", query: [("from", "2026-11-20T08:00:00Z"), ("to", "09:00")])
+        let later = await h.send("GET", "/v1/entries", query: [("from", "2026-11-20T08:00:00+00:00"), ("to", "09:00")])
         #expect(later.text == """
             [
-            {"id":2,"start":"2026-11-20T08:10:00Z","end":"2026-11-20T08:50:00Z","duration_seconds":2400,"project":"Docs","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}
+            {"id":2,"start":"2026-11-20T08:10:00+00:00","end":"2026-11-20T08:50:00+00:00","duration_seconds":2400,"project":"Docs","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}
             ]
 
             """)
@@ -64,7 +64,10 @@ import TrackeeStore
         for path in ["/v1/status", "/v1/entries", "/v1/openapi.json"] {
             #expect(await h.send("GET", path).status == 200, "\(path)")
         }
-        #expect(try h.files() == before)
+        let after = try h.files()
+        #expect(Set(after.keys) == ["t.sqlite3", "t.sqlite3-wal"])
+        #expect(Set(after.keys) == Set(before.keys))
+        for name in before.keys.sorted() { #expect(after[name] == before[name], "\(name)") }
         #expect(try h.store.httpAnswer(key: "k") != nil)
     }
 }
