@@ -1,12 +1,31 @@
 import TrackeeCore
+import TrackeeStore
 
 extension API {
     /// Hands an event line to the daemon: 202 when it takes it, 422 with
-    /// its sentence when it refuses it.
-    func event(_ line: String, _ principal: APIPrincipal) async throws(Problem) -> APIResponse {
+    /// its sentence when it refuses it. Under a key, the 202 is stored
+    /// once the daemon took the line and repeated for the same request; a
+    /// refusal is not stored, so a retry is judged again.
+    func event(_ line: String, _ request: APIRequest, _ principal: APIPrincipal, key: String?) async throws(Problem)
+        -> APIResponse
+    {
+        let fingerprint = IdempotencyKey.fingerprint(method: request.method, path: request.path, body: request.body)
+        if let key {
+            guard keysInFlight.claim(key) else { throw Problem.keyInFlight(key) }
+        }
+        defer { if let key { keysInFlight.release(key) } }
+        if let key, let stored = try storing({ try store.httpAnswer(key: key) }) {
+            guard stored.fingerprint == fingerprint else { throw Problem.keyReused(key) }
+            return .json(stored.status, stored.body)
+        }
         switch await daemon.take(eventLine: line, source: .http(device: principal.device)) {
         case .accepted:
-            return .json(202, Array(#"{"accepted":true}"#.utf8))
+            let answer = HTTPAnswer(fingerprint: fingerprint, status: 202, body: Array(#"{"accepted":true}"#.utf8))
+            guard let key else { return .json(answer.status, answer.body) }
+            let now = self.now()
+            let kept = try storing { try store.keepHTTPAnswer(answer, key: key, now: now) }
+            guard kept.fingerprint == fingerprint else { throw Problem.keyReused(key) }
+            return .json(kept.status, kept.body)
         case .refused(let sentence):
             throw Problem.unprocessable("event-refused", sentence)
         }

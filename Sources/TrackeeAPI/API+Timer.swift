@@ -2,19 +2,24 @@ import TrackeeCore
 import TrackeeStore
 
 extension API {
-    /// `POST /v1/start|stop|cancel`: one `Store.apply` with the source
-    /// `http(device)`, answered as `trackee start --json` prints it.
-    func timer(_ route: Route, _ request: APIRequest, _ principal: APIPrincipal) throws(Problem) -> APIResponse {
-        let body = try JSONBody(request.body, allowed: TimerRequest.fields(route.endpoint))
+    /// The request's idempotency key: the `Idempotency-Key` header or the
+    /// body's `idempotency_key` field; both must agree when both are given.
+    func idempotencyKey(_ request: APIRequest, bodyKey: String?) throws(Problem) -> String? {
         let headerKey = try request.header("Idempotency-Key").map { (v: String) throws(Problem) in
             try IdempotencyKey.parse(header: v)
         }
-        let bodyKey = try TimerRequest.key(in: body)
         if let headerKey, let bodyKey, headerKey != bodyKey {
             throw Problem.badRequest(
                 "bad-idempotency-key", "The Idempotency-Key header and the field \"idempotency_key\" give different keys.")
         }
-        let key = headerKey ?? bodyKey
+        return headerKey ?? bodyKey
+    }
+
+    /// `POST /v1/start|stop|cancel`: one `Store.apply` with the source
+    /// `http(device)`, answered as `trackee start --json` prints it.
+    func timer(_ route: Route, _ request: APIRequest, _ principal: APIPrincipal) throws(Problem) -> APIResponse {
+        let body = try JSONBody(request.body, allowed: TimerRequest.fields(route.endpoint))
+        let key = try idempotencyKey(request, bodyKey: TimerRequest.key(in: body))
         if let key {
             guard keysInFlight.claim(key) else { throw Problem.keyInFlight(key) }
         }

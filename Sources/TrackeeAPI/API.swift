@@ -57,9 +57,11 @@ public final class API: Sendable {
             case .entries:
                 return try entries(request)
             case .focus:
-                return try await event(FocusRequest.line(request.body), principal)
+                let (line, bodyKey) = try FocusRequest.line(request.body)
+                return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: bodyKey))
             case .events:
-                return try await event(EventsRequest.line(request.body), principal)
+                let line = try EventsRequest.line(request.body)
+                return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: nil))
             case .ownTracks:
                 return try await ownTracks(request, principal)
             case .openAPI:

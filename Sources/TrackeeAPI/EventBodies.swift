@@ -4,20 +4,23 @@ import Foundation
 /// `off`, default `on`; `time` optional), turned into the focus event line
 /// `trackee run` reads on stdin.
 enum FocusRequest {
-    static func line(_ bytes: [UInt8]) throws(Problem) -> String {
-        let body = try JSONBody(bytes, allowed: ["mode", "state", "time"])
+    /// The line, and the body's `idempotency_key` if it has one.
+    static func line(_ bytes: [UInt8]) throws(Problem) -> (line: String, key: String?) {
+        let body = try JSONBody(bytes, allowed: ["mode", "state", "time", "idempotency_key"])
+        let key = try TimerRequest.key(in: body)
         guard let mode = try body.string("mode") else {
             throw Problem.badRequest("missing-field", "The field \"mode\" is missing; name the focus mode, as in {\"mode\": \"work\"}.")
         }
         var fields: [String: Any] = ["type": "focus", "mode": mode]
         if let state = try body.string("state") { fields["state"] = state }
         if let time = body.fields["time"] { fields["time"] = time }
-        return EventsRequest.oneLine(fields)
+        return (EventsRequest.oneLine(fields), key)
     }
 }
 
 /// `POST /v1/events`: one event line of any kind `trackee run` reads on
-/// stdin, as a JSON object; the daemon judges its fields.
+/// stdin, as a JSON object; the daemon judges its fields. Its key comes
+/// only in the `Idempotency-Key` header: every body field is the line's.
 enum EventsRequest {
     static func line(_ bytes: [UInt8]) throws(Problem) -> String {
         _ = try object(bytes)

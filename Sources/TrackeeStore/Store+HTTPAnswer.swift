@@ -72,3 +72,23 @@ extension Store {
         return HTTPAnswer(fingerprint: row["fingerprint"], status: row["status"] ?? 0, body: [UInt8](body))
     }
 }
+
+extension Store {
+    /// Stores `answer` under `key` unless one is stored already, and
+    /// returns the one stored: for requests the daemon carries out (event
+    /// lines), whose effect is not one intent this store applies, so the
+    /// answer is stored after the daemon took the line. Purges answers
+    /// older than ``httpAnswerLifetime`` on the way.
+    public func keepHTTPAnswer(_ answer: HTTPAnswer, key: String, now: Instant) throws -> HTTPAnswer {
+        try write { db in
+            if let stored = try Self.httpAnswer(db, key: key) { return stored }
+            try db.execute(
+                sql: "DELETE FROM http_answer WHERE created < ?",
+                arguments: [now.seconds - Self.httpAnswerLifetime])
+            try db.execute(
+                sql: "INSERT INTO http_answer (key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?)",
+                arguments: [key, answer.fingerprint, answer.status, Data(answer.body), now.seconds])
+            return answer
+        }
+    }
+}

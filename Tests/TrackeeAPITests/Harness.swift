@@ -36,16 +36,22 @@ struct FakeCredentials: APICredentials {
 final class FakeDaemon: APIDaemon {
     private let taken = Mutex<[(String, ChangeSource)]>([])
     private let refusal: @Sendable (String) -> String?
+    private let closed: Mutex<Bool>
 
-    init(refusal: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    init(gated: Bool = false, refusal: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.refusal = refusal
+        closed = Mutex(gated)
     }
+
+    /// Lets the lines held at the gate through.
+    func open() { closed.withLock { $0 = false } }
 
     var lines: [String] { taken.withLock { $0.map(\.0) } }
     var sources: [ChangeSource] { taken.withLock { $0.map(\.1) } }
 
     func take(eventLine: String, source: ChangeSource) async -> EventLineOutcome {
         taken.withLock { $0.append((eventLine, source)) }
+        while closed.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
         return refusal(eventLine).map(EventLineOutcome.refused) ?? .accepted
     }
 }
