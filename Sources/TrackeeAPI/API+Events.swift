@@ -34,11 +34,17 @@ extension API {
     /// `POST /v1/owntracks`: the OwnTracks app in HTTP mode. `location`
     /// and `transition` messages go to the daemon as the line
     /// `mosquitto_sub` would print; other types (`lwt`, `waypoints`,
-    /// `card` …) are taken and ignored. The answer is the JSON array the
+    /// `card` …) and empty bodies are taken and ignored. The answer is the JSON array the
     /// app reads commands from: empty, trackee sends none. A message the
     /// daemon refuses is answered the same (the daemon warns about it):
     /// an error would make the app send it again and again.
     func ownTracks(_ request: APIRequest, _ principal: APIPrincipal) async throws(Problem) -> APIResponse {
+        // The app posts an empty body when a friend is deleted, a message
+        // it would publish empty over MQTT; OwnTracks' HTTP documentation
+        // says to ignore it.
+        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            return .json(200, Array("[]".utf8))
+        }
         let fields = try EventsRequest.object(request.body)
         guard let type = fields["_type"] as? String else {
             throw Problem.badRequest("missing-field", "The field \"_type\" is missing or not a string; this is not an OwnTracks message.")

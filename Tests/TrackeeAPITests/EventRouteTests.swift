@@ -35,16 +35,18 @@ import TrackeeStore
         #expect(h.daemon.lines.count == 2)
     }
 
-    /// Shaped as OwnTracks' HTTP-mode documentation shows: the app posts one
-    /// JSON message a request, with Basic credentials, and reads a JSON
-    /// array of commands back.
+    /// Shaped as OwnTracks' HTTP-mode documentation (owntracks.org/booklet/
+    /// tech/http and tech/json) shows: the app posts one JSON message a
+    /// request, with Basic credentials and its user and device in
+    /// X-Limit-U and X-Limit-D, sometimes an empty body (a deleted friend),
+    /// and reads a JSON array back.
     @Test func ownTracksLocationsAndTransitionsGoToTheDaemon() async throws {
         let h = try Harness()
         let basic = [("Authorization", "Basic cGhvbmU6b3Qtc2VjcmV0"), ("X-Limit-U", "anna"), ("X-Limit-D", "phone")]
         let location = #"{"_type":"location","acc":12,"alt":48,"batt":81,"conn":"w","lat":52.5163,"lon":13.3777,"tid":"ph","tst":1795165200,"vac":3,"vel":0,"topic":"owntracks/anna/phone"}"#
         let transition = #"{"_type":"transition","wtst":1790000000,"lat":52.5163,"lon":13.3777,"tst":1795165260,"acc":12,"tid":"ph","event":"leave","desc":"Office","t":"c"}"#
         let lwt = #"{"_type":"lwt","tst":1795165300}"#
-        for body in [location, transition, lwt] {
+        for body in [location, transition, lwt, ""] {
             let answer = await h.send("POST", "/v1/owntracks", body, token: nil, headers: basic)
             #expect(answer.status == 200)
             #expect(answer.text == "[]")

@@ -111,6 +111,25 @@ import TrackeeStore
         try blocker.close()
     }
 
+    @Test func theAnswerIsStoredInTheIntentsTransaction() async throws {
+        struct RenderFailed: Error {}
+        let h = try Harness()
+        let intent = Intent(.start(TimerParameters(project: "Docs")), at: nine, source: .http(device: "phone"), key: "t-1")
+        #expect(throws: StoreError.self) {
+            try h.store.apply(intent, now: nine, fingerprint: "f") { _ in throw RenderFailed() }
+        }
+        #expect(try h.store.running() == nil)
+        #expect(try h.store.entryCount() == 0)
+        #expect(try h.store.httpAnswer(key: "t-1") == nil)
+        let (result, answer) = try h.store.apply(intent, now: nine, fingerprint: "f") { _ in (201, [1, 2]) }
+        #expect(result?.outcome == .started)
+        #expect(answer == HTTPAnswer(fingerprint: "f", status: 201, body: [1, 2]))
+        let (again, stored) = try h.store.apply(intent, now: nine, fingerprint: "g") { _ in (500, []) }
+        #expect(again == nil)
+        #expect(stored == HTTPAnswer(fingerprint: "f", status: 201, body: [1, 2]))
+        #expect(try h.store.entryCount() == 1)
+    }
+
     @Test func answersOlderThanThirtyDaysArePurgedOnWrite() async throws {
         let h = try Harness()
         _ = await h.send("POST", "/v1/start", #"{"project":"Docs"}"#, headers: [("Idempotency-Key", "old")])
