@@ -46,6 +46,13 @@ let package = Package(
                 "TrackeeCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The HTTP API's request-to-answer layer (issue 20): routes, JSON
+        // views shared with the CLI, problems, idempotency. No sockets; the
+        // server hands it parsed requests.
+        .target(
+            name: "TrackeeAPI",
+            dependencies: ["TrackeeCore", "TrackeeStore"],
+            resources: [.embedInCode("openapi.json")]),
         // What the one-shot commands and `run` share: the runner, the
         // trigger sources, rule and calendar files, the feed run.
         .target(
@@ -74,6 +81,7 @@ let package = Package(
                 "TrackeeLocation",
                 "TrackeeAutomation",
                 "TrackeeDaemon",
+                "TrackeeAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -103,6 +111,9 @@ let package = Package(
             dependencies: [
                 "TrackeeCore", "TrackeeDesk", "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .testTarget(
+            name: "TrackeeAPITests",
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),

@@ -80,13 +80,7 @@ extension Trackee {
             var first = true
             try store.forEachFinished(from: from, to: to) { e in
                 guard let end = e.end else { return }
-                let record = ExportRecord(
-                    id: e.id, project: e.project ?? "", client: e.client ?? "", description: e.description,
-                    tags: e.tags, billable: e.billable, rateCents: e.rateCents,
-                    start: zone.localDateTime(e.start), startOffset: zone.offset(at: e.start),
-                    end: zone.localDateTime(end), endOffset: zone.offset(at: end),
-                    durationSeconds: end - e.start, source: e.source)
-                buffer += exporter.row(record, first: first)
+                buffer += exporter.row(ExportRecord(e, end: end, zone: zone), first: first)
                 first = false
                 if buffer.utf8.count >= 1 << 16 {
                     try sink.write(buffer)

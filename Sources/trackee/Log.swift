@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrackeeAPI
 import TrackeeCore
 import TrackeeStore
 

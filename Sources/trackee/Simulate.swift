@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackeeAutomation
+import TrackeeAPI
 import TrackeeCore
 import TrackeeLocation
 import TrackeeRules

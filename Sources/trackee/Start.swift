@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrackeeAPI
 import TrackeeCore
 import TrackeeStore
 
@@ -81,15 +82,6 @@ struct KeyOption: ParsableArguments {
 
 /// Applies an intent and says what happened.
 enum IntentReport {
-    struct View: Encodable {
-        var outcome: String
-        var replayed: Bool
-        var key: String?
-        var entry: EntryView?
-        var previous: EntryView?
-        var created: [String]
-    }
-
     /// `newProject` is `--new-project`: a project that does not exist may
     /// be created whatever the settings say.
     static func apply(_ intent: Intent, session: Session, newProject: Bool = false) throws {
@@ -103,10 +95,7 @@ enum IntentReport {
     /// Prints what an intent under `key`, taking effect `at`, did.
     static func report(_ result: IntentResult, key: String?, at: Instant, session: Session) {
         if session.out.json {
-            session.out.emit(View(
-                outcome: result.outcome.rawValue, replayed: result.replayed, key: key,
-                entry: result.entry.map { EntryView($0, session: session) },
-                previous: result.previous.map { EntryView($0, session: session) }, created: result.created))
+            session.out.emit(IntentReportView(result, key: key, zone: session.zone, now: session.now))
             return
         }
         session.printCreated(result.created)

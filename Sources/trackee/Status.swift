@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrackeeAPI
 import TrackeeCore
 import TrackeeStore
 
@@ -10,27 +11,16 @@ extension Trackee {
 
         @OptionGroup var common: CommonOptions
 
-        struct View: Encodable {
-            var running: EntryView?
-            var elapsed_seconds: Int64?
-            var today_seconds: Int64
-            var week_seconds: Int64
-        }
-
         func run() throws {
             try Session.run(common) { session in
                 let store = try session.openStore()
-                let running = try store.running()
-                let today = try store.total(in: session.zone.span(.day, containing: session.now), now: session.now)
-                let week = try store.total(
-                    in: session.zone.span(.week, containing: session.now, weekStart: session.settings.weekStart),
-                    now: session.now)
+                let reading = try StatusReading(
+                    store: store, zone: session.zone, now: session.now, weekStart: session.settings.weekStart)
                 if session.out.json {
-                    session.out.emit(View(
-                        running: running.map { EntryView($0, session: session) },
-                        elapsed_seconds: running?.duration(now: session.now), today_seconds: today, week_seconds: week))
+                    session.out.emit(reading.view(zone: session.zone, now: session.now))
                     return
                 }
+                let (running, today, week) = (reading.running, reading.today, reading.week)
                 if let e = running {
                     session.out.line("running \(session.label(e)) #\(e.id)")
                     session.out.line("since   \(session.clock(e.start)) (\(session.duration(e.duration(now: session.now))) elapsed)")

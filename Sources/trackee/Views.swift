@@ -1,33 +1,11 @@
+import TrackeeAPI
 import TrackeeCore
 import TrackeeStore
 
-/// The JSON form of an entry. Field names are part of the documented
-/// interface (trackee(1), JSON OUTPUT); add fields, never rename them.
-struct EntryView: Encodable {
-    var id: Int64
-    var project: String?
-    var client: String?
-    var description: String
-    var tags: [String]
-    var start: String
-    var end: String?
-    var duration_seconds: Int64
-    var running: Bool
-    var source: String
-    var billable: Bool
-
+extension EntryView {
+    /// The entry as the session's zone and clock show it.
     init(_ e: Entry, session: Session) {
-        id = e.id
-        project = e.project
-        client = e.client
-        description = e.description
-        tags = e.tags
-        start = session.zone.iso8601(e.start)
-        end = e.end.map(session.zone.iso8601)
-        duration_seconds = e.duration(now: session.now)
-        running = e.isRunning
-        source = e.source
-        billable = e.billable
+        self.init(e, zone: session.zone, now: session.now)
     }
 }
 

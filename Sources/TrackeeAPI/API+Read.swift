@@ -1,0 +1,47 @@
+import TrackeeCore
+import TrackeeStore
+
+extension API {
+    /// `GET /v1/status`: the fields of `trackee status --json`.
+    func status() throws(Problem) -> APIResponse {
+        let now = self.now()
+        let reading = try storing { try StatusReading(store: store, zone: zone, now: now, weekStart: weekStart) }
+        return .json(200, JSONBytes.encode(reading.view(zone: zone, now: now)))
+    }
+
+    /// `GET /v1/entries?from=&to=`: the finished entries starting in
+    /// [from, to), as `trackee export --format json` writes them.
+    func entries(_ request: APIRequest) throws(Problem) -> APIResponse {
+        let now = self.now()
+        let zone = self.zone
+        func time(_ name: String) throws(Problem) -> Instant? {
+            guard let text = request.query(name) else { return nil }
+            do {
+                return try TimeExpression.parse(text, now: now, zone: zone)
+            } catch {
+                throw Problem.badRequest("bad-time", "The query parameter \"\(name)\": \(error)")
+            }
+        }
+        let from = try time("from")
+        let to = try time("to")
+        if let from, let to, to < from {
+            throw Problem.badRequest("bad-time", "The query parameter \"to\" is before \"from\"; give a \"to\" after the \"from\".")
+        }
+        if let unknown = request.query.map(\.0).first(where: { $0 != "from" && $0 != "to" }) {
+            throw Problem.badRequest("unknown-field", "The query parameter \"\(unknown)\" is unknown here; the parameters are from, to.")
+        }
+        let exporter = Exporter(format: .json)
+        let text = try storing {
+            var text = exporter.header()
+            var first = true
+            try store.forEachFinished(from: from, to: to) { e in
+                guard let end = e.end else { return }
+                text += exporter.row(ExportRecord(e, end: end, zone: zone), first: first)
+                first = false
+            }
+            text += exporter.footer(empty: first)
+            return text
+        }
+        return .json(200, Array(text.utf8))
+    }
+}

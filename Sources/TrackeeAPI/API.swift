@@ -1,0 +1,100 @@
+import TrackeeCore
+import TrackeeStore
+
+/// The HTTP API (version 1) as a function from a parsed request to its
+/// answer: no sockets here, so the server is a thin adapter and every
+/// route is testable in-process on a real store.
+///
+/// State-changing routes accept an idempotency key (the `Idempotency-Key`
+/// header, or an `idempotency_key` field for clients that send static
+/// bodies). The key is the intent's key, one key space with
+/// `trackee start --key`. The first answer is stored with the intent and
+/// repeated byte for byte; answers are kept 30 days.
+///
+/// ```swift
+/// let api = API(store: store, zone: .local(), createsProjects: false, now: { SystemClock.now() },
+///               credentials: tokens, daemon: daemon)
+/// let answer = await api.answer(APIRequest(method: "GET", path: "/v1/status", headers: [("Authorization", "Bearer …")]))
+/// ```
+public final class API: Sendable {
+    let store: Store
+    let zone: Zone
+    let createsProjects: Bool
+    let weekStart: Weekday
+    let now: @Sendable () -> Instant
+    let credentials: any APICredentials
+    let daemon: any APIDaemon
+    let keysInFlight = KeysInFlight()
+
+    /// `createsProjects` is the `create_projects: always` setting: a start
+    /// naming a project that does not exist creates it; otherwise it is
+    /// refused (no one can be asked over HTTP). `weekStart` is the
+    /// settings' `week_start`, for the status's week total.
+    public init(
+        store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday = .monday,
+        now: @escaping @Sendable () -> Instant, credentials: any APICredentials, daemon: any APIDaemon
+    ) {
+        self.store = store
+        self.zone = zone
+        self.createsProjects = createsProjects
+        self.weekStart = weekStart
+        self.now = now
+        self.credentials = credentials
+        self.daemon = daemon
+    }
+
+    /// The answer to `request`. Failures are `application/problem+json`
+    /// answers; this never throws.
+    public func answer(_ request: APIRequest) async -> APIResponse {
+        do {
+            let route = try Route.find(method: request.method, path: request.path)
+            let principal = try Authentication.principal(for: route, request: request, credentials: credentials)
+            switch route.endpoint {
+            case .start, .stop, .cancel:
+                return try timer(route, request, principal)
+            case .status:
+                return try status()
+            case .entries:
+                return try entries(request)
+            case .focus:
+                let (line, bodyKey) = try FocusRequest.line(request.body)
+                return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: bodyKey))
+            case .events:
+                let line = try EventsRequest.line(request.body)
+                return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: nil))
+            case .ownTracks:
+                return try await ownTracks(request, principal)
+            case .openAPI:
+                return APIResponse(
+                    status: 200, headers: [("Content-Type", "application/json")], body: PackageResources.openapi_json)
+            }
+        } catch let problem as Problem {
+            return problem.response
+        } catch {
+            return Problem.internalError("The request failed: \(error).").response
+        }
+    }
+
+    /// Runs a store call, turning its failures into problems: what the
+    /// request asked that cannot be done is 422; a store that fails is 500.
+    func storing<T>(_ body: () throws -> T) throws(Problem) -> T {
+        do {
+            return try body()
+        } catch let problem as Problem {
+            throw problem
+        } catch let error as StoreError {
+            switch error {
+            case .noSuchProject:
+                throw Problem.unprocessable(
+                    "unknown-project",
+                    "The field \"project\": \(error); create it with `trackee projects add`, or set create_projects: always.")
+            case .directoryMissing, .notWritable, .notADatabase, .corrupt, .tooNew, .database:
+                throw Problem.internalError("The store failed: \(error).")
+            default:
+                throw Problem.unprocessable("refused", "\(error).")
+            }
+        } catch {
+            throw Problem.internalError("The store failed: \(error).")
+        }
+    }
+}

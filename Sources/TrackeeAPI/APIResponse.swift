@@ -1,0 +1,27 @@
+/// What the server writes back: status, headers, body bytes.
+public struct APIResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.0.lowercased() == wanted }?.1
+    }
+
+    public static func == (a: APIResponse, b: APIResponse) -> Bool {
+        a.status == b.status && a.body == b.body && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
+    }
+
+    /// A JSON answer.
+    static func json(_ status: Int, _ body: [UInt8]) -> APIResponse {
+        APIResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+}

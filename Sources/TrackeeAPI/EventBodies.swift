@@ -1,0 +1,56 @@
+import Foundation
+
+/// `POST /v1/focus`: `{"mode": "work", "state": "on"}` (state `on` or
+/// `off`, default `on`; `time` optional), turned into the focus event line
+/// `trackee run` reads on stdin.
+enum FocusRequest {
+    /// The line, and the body's `idempotency_key` if it has one.
+    static func line(_ bytes: [UInt8]) throws(Problem) -> (line: String, key: String?) {
+        let body = try JSONBody(bytes, allowed: ["mode", "state", "time", "idempotency_key"])
+        let key = try TimerRequest.key(in: body)
+        guard let mode = try body.string("mode") else {
+            throw Problem.badRequest("missing-field", "The field \"mode\" is missing; name the focus mode, as in {\"mode\": \"work\"}.")
+        }
+        var fields: [String: Any] = ["type": "focus", "mode": mode]
+        if let state = try body.string("state") { fields["state"] = state }
+        if let time = body.fields["time"] { fields["time"] = time }
+        return (EventsRequest.oneLine(fields), key)
+    }
+}
+
+/// `POST /v1/events`: one event line of any kind `trackee run` reads on
+/// stdin, as a JSON object; the daemon judges its fields. Its key comes
+/// only in the `Idempotency-Key` header: every body field is the line's.
+enum EventsRequest {
+    static func line(_ bytes: [UInt8]) throws(Problem) -> String {
+        _ = try object(bytes)
+        return asSent(bytes)
+    }
+
+    /// A JSON body as one line, its bytes otherwise as sent: JSON strings
+    /// hold no raw line breaks, so those between tokens become spaces.
+    static func asSent(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The body as a JSON object; anything else is refused.
+    static func object(_ bytes: [UInt8]) throws(Problem) -> [String: Any] {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw Problem.badRequest("bad-json", "The body is not JSON.")
+        }
+        guard let fields = object as? [String: Any] else {
+            throw Problem.badRequest("bad-json", "The body is JSON but not an object.")
+        }
+        return fields
+    }
+
+    /// `fields` written as one line of JSON, keys sorted.
+    static func oneLine(_ fields: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+import TrackeeAPI
+import TrackeeCore
+import TrackeeStore
+
+/// 2026-11-20T09:00:00Z, a Friday.
+let nine = Instant(seconds: 1_795_165_200)
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let instant: Mutex<Instant>
+    init(_ start: Instant) { instant = Mutex(start) }
+    var now: Instant { instant.withLock { $0 } }
+    func advance(seconds: Int64) { instant.withLock { $0 = $0 + seconds } }
+}
+
+/// Tokens by secret, as the store's token table would answer.
+struct FakeCredentials: APICredentials {
+    static let all: Set<String> = ["start", "stop", "cancel", "read", "events", "owntracks"]
+    let bearers: [String: APIPrincipal] = [
+        "secret-all": APIPrincipal(device: "phone", scopes: all),
+        "secret-read": APIPrincipal(device: "dashboard", scopes: ["read"]),
+    ]
+
+    func principal(bearer secret: String) throws -> APIPrincipal? { bearers[secret] }
+
+    func principal(basicUser: String, password: String) throws -> APIPrincipal? {
+        guard basicUser == "phone", password == "ot-secret" else { return nil }
+        return APIPrincipal(device: "phone", scopes: ["owntracks"])
+    }
+}
+
+/// A daemon that records the lines it is given, refuses the ones its
+/// test says, and, when gated, holds each line until the test opens.
+final class FakeDaemon: APIDaemon {
+    private let taken = Mutex<[(String, ChangeSource)]>([])
+    private let refusal: @Sendable (String) -> String?
+    private let closed: Mutex<Bool>
+
+    init(gated: Bool = false, refusal: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.refusal = refusal
+        closed = Mutex(gated)
+    }
+
+    /// Lets the lines held at the gate through.
+    func open() { closed.withLock { $0 = false } }
+
+    var lines: [String] { taken.withLock { $0.map(\.0) } }
+    var sources: [ChangeSource] { taken.withLock { $0.map(\.1) } }
+
+    func take(eventLine: String, source: ChangeSource) async -> EventLineOutcome {
+        taken.withLock { $0.append((eventLine, source)) }
+        while closed.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+        return refusal(eventLine).map(EventLineOutcome.refused) ?? .accepted
+    }
+}
+
+/// An API on a real store in a fresh temporary directory, removed when
+/// the harness is released.
+final class Harness: Sendable {
+    let directory: URL
+    let store: Store
+    let clock = ManualClock(nine)
+    let daemon: FakeDaemon
+    let api: API
+
+    init(createsProjects: Bool = true, daemon: FakeDaemon = FakeDaemon()) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try Store(path: directory.appendingPathComponent("t.sqlite3").path)
+        self.daemon = daemon
+        let clock = self.clock
+        api = API(
+            store: store, zone: .utc, createsProjects: createsProjects, now: { clock.now },
+            credentials: FakeCredentials(), daemon: daemon)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Sends a request with the all-scopes token unless `token` says
+    /// otherwise (nil: no Authorization header).
+    func send(
+        _ method: String, _ path: String, _ body: String = "", token: String? = "secret-all",
+        headers: [(String, String)] = [], query: [(String, String)] = []
+    ) async -> APIResponse {
+        var all = headers
+        if let token { all.append(("Authorization", "Bearer " + token)) }
+        return await api.answer(APIRequest(method: method, path: path, query: query, headers: all, body: Array(body.utf8)))
+    }
+
+    /// The store's files, to show a request changed nothing. The `-shm`
+    /// file is left out: it is SQLite's shared-memory index of the WAL, in
+    /// which every reader writes a read mark, and holds nothing stored.
+    func files() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasSuffix("-shm") {
+            files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+        }
+        return files
+    }
+}
+
+extension APIResponse {
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// The problem body the API writes, keys sorted.
+func problem(_ status: Int, _ kind: String, _ title: String, _ detail: String) -> String {
+    let escaped = detail.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    return #"{"detail":"\#(escaped)","status":\#(status),"title":"\#(title)","type":"urn:trackee:problem:\#(kind)"}"#
+}
