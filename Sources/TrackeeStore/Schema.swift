@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 13
+    static let version = 14
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -300,6 +300,9 @@ enum Schema {
         }
         migrator.registerMigration("v13-rule-traces") { db in
             try Schema.ruleTraces(db)
+        }
+        migrator.registerMigration("v14-api-tokens") { db in
+            try Schema.apiTokens(db)
         }
         return migrator
     }
