@@ -39,7 +39,8 @@ extension Trackee {
             @OptionGroup var common: CommonOptions
             @Argument(help: "The device's name: 1 to 64 letters, digits, dots, underscores or hyphens.") var name: String
             @Option(name: .customLong("scope"),
-                    help: "What the token may do, comma-separated: start, stop, cancel, read, events, owntracks (default: all).")
+                    help: ArgumentHelp("What the token may do, comma-separated: start, stop, cancel, read, events, owntracks (default: all).",
+                                       valueName: "scopes"))
             var scopeLists: [String] = []
 
             /// The scopes asked for, in their stored order; all of them

@@ -127,6 +127,10 @@ import Testing
         #expect(r.status == 64)
         #expect(r.stderr == "trackee: --scope \"write\" is no scope; scopes are start, stop, cancel, read, events, owntracks\n"
             + "See 'trackee tokens add --help'.\n")
+        r = try t.run("tokens", "add", "phone", "--scope", "read,,stop")
+        #expect(r.status == 64)
+        #expect(r.stderr == "trackee: --scope has an empty scope; scopes are start, stop, cancel, read, events, owntracks\n"
+            + "See 'trackee tokens add --help'.\n")
         r = try t.run("tokens", "add", "my phone")
         #expect(r.status == 64)
         #expect(r.stderr == "trackee: token name \"my phone\" is not 1 to 64 letters, digits, dots, underscores or hyphens; "
