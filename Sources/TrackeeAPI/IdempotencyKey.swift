@@ -44,18 +44,10 @@ enum IdempotencyKey {
         }
     }
 
-    /// The request an answer belongs to: method, path, and the body bytes
-    /// exactly as sent (its `idempotency_key` field included).
+    /// The request an answer belongs to: method, path, and the SHA-256 of
+    /// the body bytes exactly as sent (its `idempotency_key` field
+    /// included).
     static func fingerprint(method: String, path: String, body: [UInt8]) -> String {
-        // FNV-1a, 64 bits, with the length: a key reused by mistake for
-        // another body is what this catches, not an adversary, who would
-        // need the token anyway.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return "\(method) \(path) \(body.count) \(String(repeating: "0", count: 16 - hex.count))\(hex)"
+        "\(method) \(path) \(body.count) \(SHA256.hex(SHA256.digest(body)))"
     }
 }

@@ -301,6 +301,9 @@ enum Schema {
         migrator.registerMigration("v13-rule-traces") { db in
             try Schema.ruleTraces(db)
         }
+        migrator.registerMigration("v14-api-tokens") { db in
+            try Schema.apiTokens(db)
+        }
         migrator.registerMigration("v15-http-answers") { db in
             try Schema.httpAnswers(db)
         }

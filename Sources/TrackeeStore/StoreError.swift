@@ -46,6 +46,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case startAfterNow(start: Instant, now: Instant)
     case stopAfterNow(end: Instant, now: Instant)
     case database(path: String, message: String)
+    /// `tokens add` with a name a token (even a revoked one) has.
+    case tokenExists(String)
+    /// A token name outside 1–64 of `A-Z a-z 0-9 . _ -`.
+    case invalidTokenName(String)
 
     public var description: String {
         switch self {
@@ -108,6 +112,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "no timer is running; `trackee start` starts one"
         case let .database(path, message):
             return "store \(path): \(message)"
+        case let .tokenExists(name):
+            return "a token named \"\(name)\" exists already (revoked tokens keep their names); choose another name"
+        case let .invalidTokenName(name):
+            return "token name \"\(name)\" is not 1 to 64 letters, digits, dots, underscores or hyphens; choose a name such as phone or home-assistant"
         }
     }
 }

@@ -64,6 +64,9 @@ import Testing
         ("places", ["places", "--rules", "rules.yaml"], 0),
         ("sync status", ["sync", "status"], 0),
         ("sync backfill", ["sync", "backfill", "work", "--from", "2026-11-01", "--to", "now"], 0),
+        ("tokens add", ["tokens", "add", "phone", "--scope", "start,stop"], 0),
+        ("tokens revoke", ["tokens", "revoke", "phone"], 0),
+        ("tokens list", ["tokens", "list"], 0),
         // Last: the ticks start timers after the sandbox's now.
         ("tick", ["tick", "--rules", "rules.yaml"], 0),
         ("tick", ["tick", "--rules", "rules.yaml", "--now", "2026-11-21 10:00:20"], 0),
@@ -95,6 +98,7 @@ import Testing
             "error": "only a firing whose intents fail has one",
             "detail": "a simulation notices every event on time; only a cooldown or a refusal would have one",
         ],
+        "tokens list": ["last_used": "only a request over HTTP sets it (TokenStoreTests, TokensCommandTests)"],
         "sync status": Dictionary(uniqueKeysWithValues: [
             "entry", "state", "message", "last_success", "last_error", "last_error_at", "retry_at", "waiting_until",
         ].map { ($0, "only a push (SyncPushTests, against a fake) leaves one") }),
