@@ -12,15 +12,7 @@ struct JSONBody {
             fields = [:]
             return
         }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            throw Problem.badRequest("bad-json", "The body is not JSON.")
-        }
-        guard let fields = object as? [String: Any] else {
-            throw Problem.badRequest("bad-json", "The body is JSON but not an object.")
-        }
+        let fields = try EventsRequest.object(bytes)
         if let unknown = fields.keys.filter({ !allowed.contains($0) }).sorted().first {
             throw Problem.badRequest(
                 "unknown-field",

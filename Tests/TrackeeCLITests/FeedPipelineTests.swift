@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Testing
-import TrackeeTestSupport
 
 /// The location pipelines of issue 8, end to end against the real
 /// programs: a recorded walk replayed by gpsd (through gpsfake) into
@@ -148,7 +147,7 @@ import TrackeeTestSupport
         + "trackee: … and 121 more ignored lines\n"
 
     @Test(.enabled(if: GPSD.problem == nil, Comment(rawValue: GPSD.problem ?? "gpsd runs")))
-    func aWalkReplayedByGpsdThroughGpspipeStartsAndEndsTheOfficeEntryAtTheFirstFixesInsideAndOutside() async throws {
+    func aWalkReplayedByGpsdThroughGpspipeStartsAndEndsTheOfficeEntryAtTheFirstFixesInsideAndOutside() throws {
         let t = try Sandbox(now: "2026-11-23 12:00")
         let fake = try GPSFake.start(t)
         defer { fake.stop() }
@@ -159,12 +158,12 @@ import TrackeeTestSupport
         defer { if feed.process.isRunning { ProcessTree.stop(feed.process.processIdentifier) } }
         // gpsd has answered gpspipe's WATCH: whatever it reports from now on reaches gpspipe.
         let raw = t.path("gpspipe.jsonl")
-        try #require(await Self.eventually { Peer.text(raw).contains(#"{"class":"WATCH","enable":true,"json":true"#) },
+        try #require(Self.eventually { Peer.text(raw).contains(#"{"class":"WATCH","enable":true,"json":true"#) },
                      "gpspipe: \(Peer.text(raw)) \(feed.stderrSoFar)")
         try fake.releaseTheRest()
         // gpsfake stops gpsd after the recording; gpspipe and then the feed end.
-        try #require(await Self.eventually(30) { !feed.process.isRunning }, "the pipeline did not end: \(feed.stderrSoFar)")
-        let r = try await feed.finish()
+        try #require(Self.eventually(30) { !feed.process.isRunning }, "the pipeline did not end: \(feed.stderrSoFar)")
+        let r = try feed.wait()
 
         #expect(r.status == 0, "\(r)")
         #expect(r.lines == [
@@ -198,7 +197,7 @@ import TrackeeTestSupport
         let deviations = try #require(reports.first { $0["class"] == "GST" && $0["time"] == "2026-11-23T07:56:19.000Z" })
         #expect(deviations["lat"] == .number(3.5) && deviations["lon"] == .number(3.8))
 
-        #expect(await Self.eventually { !fake.program.isRunning })
+        #expect(Self.eventually { !fake.program.isRunning })
     }
 
     /// The same recording given to trackee as a file: the same transitions
@@ -321,7 +320,7 @@ import TrackeeTestSupport
     /// and is only counted as a line.
     @Test(.enabled(if: Mosquitto.problem == nil, Comment(rawValue: Mosquitto.problem ?? "mosquitto runs")),
           arguments: [true, false])
-    func ownTracksThroughMosquittoFiresTheOfficeRulesAndThePhonesOwnRegion(topicFirst: Bool) async throws {
+    func ownTracksThroughMosquittoFiresTheOfficeRulesAndThePhonesOwnRegion(topicFirst: Bool) throws {
         let t = try Sandbox(now: "2026-11-24 12:00")
         let phone = try t.write(Self.phoneRules, to: "phone.yaml")
         let broker = try Broker.start(t)
@@ -334,14 +333,14 @@ import TrackeeTestSupport
             ["feed", "--rules", Self.officeRules, "--rules", phone], environment: ["PATH": try Peer.binDirectory(t)],
             via: ["/bin/sh", "-c", subscribe + " | trackee \"$@\""])
         defer { if feed.process.isRunning { ProcessTree.stop(feed.process.processIdentifier) } }
-        try #require(await Self.eventually { broker.program.stderr.contains("Sending SUBACK to trackee-feed\n") },
+        try #require(Self.eventually { broker.program.stderr.contains("Sending SUBACK to trackee-feed\n") },
                      "mosquitto: \(broker.program.stderr)\nfeed: \(feed.stderrSoFar)")
 
         try broker.publish([Self.phoneCard], to: "owntracks/alice/phone/info", retained: true, t)
         try broker.publish(Self.phoneMessages, to: "owntracks/alice/phone", t)
         // mosquitto_sub ends after the last message, and the feed with it.
-        try #require(await Self.eventually { !feed.process.isRunning }, "the pipeline did not end: \(feed.stderrSoFar)")
-        let r = try await feed.finish()
+        try #require(Self.eventually { !feed.process.isRunning }, "the pipeline did not end: \(feed.stderrSoFar)")
+        let r = try feed.wait()
 
         #expect(r.status == 0, "\(r)")
         #expect(r.lines == [
@@ -433,7 +432,7 @@ import TrackeeTestSupport
     /// line, trackee and gpspipe on PATH, the office recipe installed in
     /// rules.d as its comment says, and the daemon's real clock. Returns
     /// once gpspipe, started by the wrapper, is connected to gpsd.
-    private func startWrapper(_ t: Sandbox, _ fake: GPSFake) async throws -> StartedProgram {
+    private func startWrapper(_ t: Sandbox, _ fake: GPSFake) throws -> StartedProgram {
         try FileManager.default.createDirectory(atPath: t.path("config/trackee/rules.d"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.officeRules, toPath: t.path("config/trackee/rules.d/office-arrive-leave.yaml"))
         var environment = t.environment
@@ -443,7 +442,7 @@ import TrackeeTestSupport
             RecipeTests.recipes.appendingPathComponent("shell/trackee-gps.sh").path, ["127.0.0.1:\(fake.port)"],
             environment: environment, in: t, named: "trackee-gps")
         // gpsd's two clients: gpsfake's own watcher and gpspipe.
-        try #require(await Self.eventually { Peer.connections(to: fake.port) == 2 || !wrapper.isRunning },
+        try #require(Self.eventually { Peer.connections(to: fake.port) == 2 || !wrapper.isRunning },
                      "gpspipe did not connect: \(Peer.connections(to: fake.port)) connections, \(ProcessTree.descendants(of: wrapper.pid)) running; \(wrapper.stderr)")
         try #require(wrapper.isRunning, "trackee-gps ended: \(wrapper.stderr)")
         return wrapper
@@ -458,12 +457,12 @@ import TrackeeTestSupport
     }
 
     @Test(.enabled(if: GPSD.problem == nil, Comment(rawValue: GPSD.problem ?? "gpsd runs")))
-    func theGpsWrapperFeedsTrackeeRunFromGpsdAndEndsWithItOnSIGTERM() async throws {
+    func theGpsWrapperFeedsTrackeeRunFromGpsdAndEndsWithItOnSIGTERM() throws {
         let t = try Sandbox()
         t.now = ""
         let fake = try GPSFake.start(t)
         defer { fake.stop() }
-        let wrapper = try await startWrapper(t, fake)
+        let wrapper = try startWrapper(t, fake)
         defer { wrapper.stop() }
         let loop = loopAndGpspipe(of: wrapper)
         defer { loop.forEach { $0.stop() } }
@@ -471,11 +470,11 @@ import TrackeeTestSupport
         // Up to 07:58:24 UTC: past 07:58:19, two minutes after the first
         // fix inside, when the arrive rule fires.
         try fake.release(3 * 205)
-        try #require(await Self.eventually { wrapper.stderr.contains(#"fired rule "office-arrive""#) }, "\(wrapper.stderr)")
+        try #require(Self.eventually { wrapper.stderr.contains(#"fired rule "office-arrive""#) }, "\(wrapper.stderr)")
 
         // The wrapper became trackee run: the signal reaches trackee itself.
         wrapper.signal(SIGTERM)
-        try #require(await wrapper.wait(upTo: 15), "trackee run did not stop: \(wrapper.stderr)")
+        try #require(wrapper.wait(upTo: 15), "trackee run did not stop: \(wrapper.stderr)")
         #expect(wrapper.exitStatus == 0)
         // The no-fix reports of the passage are logged only with --verbose;
         // the first run's time is the real one:
@@ -502,7 +501,7 @@ import TrackeeTestSupport
         // The receiver goes on sending: gpspipe's next line finds trackee
         // gone, and gpspipe and the loop end.
         try fake.releaseTheRest()
-        #expect(await Self.eventually { loop.allSatisfy { !$0.isAlive } }, "left behind: \(loop.filter(\.isAlive))")
+        #expect(Self.eventually { loop.allSatisfy { !$0.isAlive } }, "left behind: \(loop.filter(\.isAlive))")
     }
 
     /// gpsd that has nothing to say (the receiver unplugged) sends gpspipe
@@ -510,25 +509,24 @@ import TrackeeTestSupport
     /// run all the same. gpspipe only notices trackee run is gone when it
     /// next writes to it, so the wrapper has to end it itself.
     @Test(.enabled(if: GPSD.problem == nil, Comment(rawValue: GPSD.problem ?? "gpsd runs")))
-    func theGpsWrapperLeavesNoGpspipeBehindWhenStoppedWhileGpsdIsQuiet() async throws {
+    func theGpsWrapperLeavesNoGpspipeBehindWhenStoppedWhileGpsdIsQuiet() throws {
         let t = try Sandbox()
         t.now = ""
         let fake = try GPSFake.start(t)
         defer { fake.stop() }
-        let wrapper = try await startWrapper(t, fake)
+        let wrapper = try startWrapper(t, fake)
         defer { wrapper.stop() }
         let loop = loopAndGpspipe(of: wrapper)
         defer { loop.forEach { $0.stop() } }
         // Logged once trackee run handles SIGTERM itself.
-        try #require(await Self.eventually { wrapper.stderr.contains("first run: schedules fire from") }, "\(wrapper.stderr)")
+        try #require(Self.eventually { wrapper.stderr.contains("first run: schedules fire from") }, "\(wrapper.stderr)")
 
         wrapper.signal(SIGTERM)
-        try #require(await wrapper.wait(upTo: 15), "trackee run did not stop: \(wrapper.stderr)")
+        try #require(wrapper.wait(upTo: 15), "trackee run did not stop: \(wrapper.stderr)")
         #expect(wrapper.exitStatus == 0)
         #expect(wrapper.stderr.hasSuffix("trackee run: info: stopped\n"), "\(wrapper.stderr)")
-        // tail notices trackee run is gone within a second; under the
-        // load of the whole suite it once took over 10 s, so this allows 30.
-        #expect(await Self.eventually(30) { loop.allSatisfy { !$0.isAlive } }, "left behind: \(loop.filter(\.isAlive))")
+        // tail notices trackee run is gone within a second.
+        #expect(Self.eventually(10) { loop.allSatisfy { !$0.isAlive } }, "left behind: \(loop.filter(\.isAlive))")
     }
 }
 
@@ -540,14 +538,8 @@ extension FeedPipelineTests {
         var description: String
     }
 
-    /// Waits up to `seconds` for `condition`, checking every 20 ms,
-    /// without holding the thread.
-    static func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) async rethrows -> Bool {
-        try await TrackeeTestSupport.eventually(within: seconds, every: .milliseconds(20), condition)
-    }
-
-    /// The same, holding the thread: for starting peers, which is quick.
-    static func eventuallyBlocking(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// Waits up to `seconds` for `condition`, checking every 20 ms.
+    static func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
@@ -568,7 +560,7 @@ extension FeedPipelineTests {
             for _ in 1...3 {
                 let peer = try make()
                 let started = program(peer)
-                let settled = FeedPipelineTests.eventuallyBlocking { ready(started) || !started.isRunning }
+                let settled = FeedPipelineTests.eventually { ready(started) || !started.isRunning }
                 if settled && started.isRunning { return peer }
                 stop(peer)
                 problems.append("port \(port(peer)): \(started.stderr)")
@@ -779,8 +771,8 @@ extension FeedPipelineTests {
         func signal(_ number: Int32) { if isRunning { kill(pid, number) } }
 
         /// Waits up to `seconds` for the program to end; true if it did.
-        func wait(upTo seconds: Double) async -> Bool {
-            await FeedPipelineTests.eventually(seconds) { !isRunning }
+        func wait(upTo seconds: Double) -> Bool {
+            FeedPipelineTests.eventually(seconds) { !isRunning }
         }
 
         /// Waits for the program to end, however long it takes.
