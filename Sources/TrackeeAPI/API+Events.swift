@@ -45,7 +45,7 @@ extension API {
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             return .json(200, Array("[]".utf8))
         }
-        let fields = try EventsRequest.object(request.body)
+        let fields = try JSONBody.object(request.body)
         guard let type = fields["_type"] as? String else {
             throw Problem.badRequest("missing-field", "The field \"_type\" is missing or not a string; this is not an OwnTracks message.")
         }

@@ -30,16 +30,9 @@ extension API {
         if let unknown = request.query.map(\.0).first(where: { $0 != "from" && $0 != "to" }) {
             throw Problem.badRequest("unknown-field", "The query parameter \"\(unknown)\" is unknown here; the parameters are from, to.")
         }
-        let exporter = Exporter(format: .json)
         let text = try storing {
-            var text = exporter.header()
-            var first = true
-            try store.forEachFinished(from: from, to: to) { e in
-                guard let end = e.end else { return }
-                text += exporter.row(ExportRecord(e, end: end, zone: zone), first: first)
-                first = false
-            }
-            text += exporter.footer(empty: first)
+            var text = ""
+            try store.export(Exporter(format: .json), from: from, to: to, zone: zone) { text += $0 }
             return text
         }
         return .json(200, Array(text.utf8))

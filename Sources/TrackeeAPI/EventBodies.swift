@@ -23,7 +23,7 @@ enum FocusRequest {
 /// only in the `Idempotency-Key` header: every body field is the line's.
 enum EventsRequest {
     static func line(_ bytes: [UInt8]) throws(Problem) -> String {
-        _ = try object(bytes)
+        _ = try JSONBody.object(bytes)
         return asSent(bytes)
     }
 
@@ -31,20 +31,6 @@ enum EventsRequest {
     /// hold no raw line breaks, so those between tokens become spaces.
     static func asSent(_ bytes: [UInt8]) -> String {
         String(decoding: bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-    }
-
-    /// The body as a JSON object; anything else is refused.
-    static func object(_ bytes: [UInt8]) throws(Problem) -> [String: Any] {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            throw Problem.badRequest("bad-json", "The body is not JSON.")
-        }
-        guard let fields = object as? [String: Any] else {
-            throw Problem.badRequest("bad-json", "The body is JSON but not an object.")
-        }
-        return fields
     }
 
     /// `fields` written as one line of JSON, keys sorted.

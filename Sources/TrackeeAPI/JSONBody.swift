@@ -5,6 +5,20 @@ import Foundation
 struct JSONBody {
     private(set) var fields: [String: Any]
 
+    /// The body as a JSON object; anything else is refused.
+    static func object(_ bytes: [UInt8]) throws(Problem) -> [String: Any] {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw Problem.badRequest("bad-json", "The body is not JSON.")
+        }
+        guard let fields = object as? [String: Any] else {
+            throw Problem.badRequest("bad-json", "The body is JSON but not an object.")
+        }
+        return fields
+    }
+
     /// Reads `bytes`; an empty body is an empty object. Only `allowed`
     /// fields may appear.
     init(_ bytes: [UInt8], allowed: Set<String>) throws(Problem) {
@@ -12,7 +26,7 @@ struct JSONBody {
             fields = [:]
             return
         }
-        let fields = try EventsRequest.object(bytes)
+        let fields = try Self.object(bytes)
         if let unknown = fields.keys.filter({ !allowed.contains($0) }).sorted().first {
             throw Problem.badRequest(
                 "unknown-field",

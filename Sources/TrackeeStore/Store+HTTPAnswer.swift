@@ -49,13 +49,9 @@ extension Store {
             if let stored = try Self.httpAnswer(db, key: key) { return (nil, stored) }
             let result = try apply(db, intent, now: now, newProjects: newProjects)
             let rendered = try render(result)
-            try db.execute(
-                sql: "DELETE FROM http_answer WHERE created < ?",
-                arguments: [now.seconds - Self.httpAnswerLifetime])
-            try db.execute(
-                sql: "INSERT INTO http_answer (key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?)",
-                arguments: [key, fingerprint, rendered.status, Data(rendered.body), now.seconds])
-            return (result, HTTPAnswer(fingerprint: fingerprint, status: rendered.status, body: rendered.body))
+            let answer = HTTPAnswer(fingerprint: fingerprint, status: rendered.status, body: rendered.body)
+            try Self.insert(db, answer, key: key, now: now)
+            return (result, answer)
         }
     }
 
@@ -82,13 +78,19 @@ extension Store {
     public func keepHTTPAnswer(_ answer: HTTPAnswer, key: String, now: Instant) throws -> HTTPAnswer {
         try write { db in
             if let stored = try Self.httpAnswer(db, key: key) { return stored }
-            try db.execute(
-                sql: "DELETE FROM http_answer WHERE created < ?",
-                arguments: [now.seconds - Self.httpAnswerLifetime])
-            try db.execute(
-                sql: "INSERT INTO http_answer (key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?)",
-                arguments: [key, answer.fingerprint, answer.status, Data(answer.body), now.seconds])
+            try Self.insert(db, answer, key: key, now: now)
             return answer
         }
+    }
+
+    /// Stores `answer` under `key`, purging answers older than
+    /// ``httpAnswerLifetime`` on the way (one indexed delete).
+    private static func insert(_ db: Database, _ answer: HTTPAnswer, key: String, now: Instant) throws {
+        try db.execute(
+            sql: "DELETE FROM http_answer WHERE created < ?",
+            arguments: [now.seconds - httpAnswerLifetime])
+        try db.execute(
+            sql: "INSERT INTO http_answer (key, fingerprint, status, body, created) VALUES (?, ?, ?, ?, ?)",
+            arguments: [key, answer.fingerprint, answer.status, Data(answer.body), now.seconds])
     }
 }

@@ -265,6 +265,29 @@ extension Store {
         }
     }
 
+    /// The finished entries starting in `[from, to)` as `exporter` writes
+    /// them, header to footer, handed to `write` in pieces of at least
+    /// `piece` bytes (the last may be shorter), so a large export streams:
+    /// what `trackee export` and `GET /v1/entries` both write.
+    public func export(
+        _ exporter: Exporter, from: Instant?, to: Instant?, zone: Zone, piece: Int = 1 << 16,
+        _ write: (String) throws -> Void
+    ) throws {
+        var buffer = exporter.header()
+        var first = true
+        try forEachFinished(from: from, to: to) { e in
+            guard let end = e.end else { return }
+            buffer += exporter.row(ExportRecord(e, end: end, zone: zone), first: first)
+            first = false
+            if buffer.utf8.count >= piece {
+                try write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer += exporter.footer(empty: first)
+        try write(buffer)
+    }
+
     /// How many entries the store holds, the running one included.
     public func entryCount() throws -> Int {
         try read { db in try EntryRecord.fetchCount(db) }

@@ -75,20 +75,9 @@ extension Trackee {
         }
 
         private func write(store: Store, from: Instant?, to: Instant?, options: ExportOptions, zone: Zone, sink: ExportSink) throws {
-            let exporter = Exporter(format: format, options: options)
-            var buffer = exporter.header()
-            var first = true
-            try store.forEachFinished(from: from, to: to) { e in
-                guard let end = e.end else { return }
-                buffer += exporter.row(ExportRecord(e, end: end, zone: zone), first: first)
-                first = false
-                if buffer.utf8.count >= 1 << 16 {
-                    try sink.write(buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
+            try store.export(Exporter(format: format, options: options), from: from, to: to, zone: zone) {
+                try sink.write($0)
             }
-            buffer += exporter.footer(empty: first)
-            try sink.write(buffer)
         }
     }
 }
