@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 // Waits that give their thread back.
 //
@@ -17,6 +18,22 @@ public func eventually(within seconds: Double, every interval: Duration = .milli
     while ContinuousClock.now < deadline {
         if try condition() { return true }
         try? await Task.sleep(for: interval)
+    }
+    return try condition()
+}
+
+/// The same, holding the thread between looks: for a test that must act
+/// within a second or two of the condition (a resumed test may start
+/// seconds late when the pool is busy), or that waits on a process doing
+/// work of its own.
+public func eventuallyHolding(within seconds: Double, every interval: Duration = .milliseconds(20),
+                              _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    let (whole, fraction) = interval.components
+    let micros = UInt32(whole * 1_000_000 + fraction / 1_000_000_000_000)
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(micros)
     }
     return try condition()
 }

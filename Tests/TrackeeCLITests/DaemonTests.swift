@@ -19,12 +19,7 @@ import TrackeeTestSupport
     /// second or two of the condition (as editing a calendar between two
     /// of its instances).
     func eventuallyHolding(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
+        try TrackeeTestSupport.eventuallyHolding(within: seconds, every: .milliseconds(50), condition)
     }
 
     /// A sandbox whose commands use the real clock, as the daemon does.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Glibc
 import Testing
+import TrackeeTestSupport
 
 /// Location end to end, against the built binary: `trackee feed` on every
 /// format, its counts, warnings and exit statuses, replays and a feed
@@ -375,12 +376,7 @@ import Testing
 
     /// Waits up to `seconds` for `condition`, checking every 10 ms.
     func eventually(_ seconds: Double = 60, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
+        eventuallyHolding(within: seconds, every: .milliseconds(10), condition)
     }
 
     /// What a store holds that feeding decides: entries, firings and place states.

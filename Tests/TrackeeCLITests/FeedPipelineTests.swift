@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TrackeeTestSupport
 
 /// The location pipelines of issue 8, end to end against the real
 /// programs: a recorded walk replayed by gpsd (through gpsfake) into
@@ -540,12 +541,7 @@ extension FeedPipelineTests {
 
     /// Waits up to `seconds` for `condition`, checking every 20 ms.
     static func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
+        try eventuallyHolding(within: seconds, every: .milliseconds(20), condition)
     }
 
     /// Finding, probing and running the programs the pipelines are made of.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TrackeeCore
 import TrackeeDesk
+import TrackeeTestSupport
 
 /// A change as tests compare it: the event, its time, and whether it
 /// carries a held inhibitor.
@@ -66,10 +67,5 @@ final class LogRecorder: Sendable {
 
 /// Polls `condition` every 10 ms until it holds (true) or 10 s have passed (false).
 func until(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
+    await eventually(within: 10, every: .milliseconds(10), condition)
 }
