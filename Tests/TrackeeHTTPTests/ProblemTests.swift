@@ -22,7 +22,7 @@ import TrackeeTestSupport
     static let refused = "The request cannot be carried out"
     static let bearer = "Send a token made by `trackee tokens add` as Authorization: Bearer <token>."
 
-    static let cases: [Case] = [
+    static var cases: [Case] { [
         Case(method: "POST", path: "/v1/start", token: "all", body: #"{"project":"#,
              problem: problem(400, "bad-json", unreadable, "The body is not JSON.")),
         Case(method: "POST", path: "/v1/start", token: "all", body: #"["Docs"]"#,
@@ -66,7 +66,7 @@ import TrackeeTestSupport
         Case(method: "POST", path: "/v1/focus", token: "read", body: #"{"mode":"deep"}"#,
              problem: problem(403, "forbidden", "Scope not granted",
                               #"The token of device "hub" does not have the scope "events"."#)),
-    ]
+    ] }
 
     @Test func eachRefusalIsItsProblemAndChangesNothing() async throws {
         let d = try await ServingDaemon.start(settings: [])
