@@ -44,7 +44,8 @@ def main():
                     seen = True
                 elif seen and text.startswith("data:"):
                     arrived.set()
-        except (OSError, http.client.HTTPException):
+        # The main thread closes the connection under it at the end.
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
             pass
         opened.set()
         arrived.set()
