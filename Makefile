@@ -59,8 +59,9 @@ demo: deps
 # clients (location feeds); valgrind (the calendar leak check); and python3
 # (the fake Clockify and Toggl Track servers in Tests/Servers); dbus-daemon
 # and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
-# against a private dbus-daemon; libdbus-1-dev itself is a build package).
-TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock
+# against a private dbus-daemon; libdbus-1-dev itself is a build package);
+# curl and openssl (the HTTP tests' client, and their TLS certificate).
+TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock curl openssl
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks

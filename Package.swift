@@ -149,6 +149,12 @@ let package = Package(
             dependencies: [
                 "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The HTTP API through the real daemon and real clients (curl,
+        // Python's http.client); Clients/ holds the Python ones.
+        .testTarget(
+            name: "TrackeeHTTPTests",
+            dependencies: ["TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Clients"]),
     ],
     swiftLanguageModes: [.v6]
 )

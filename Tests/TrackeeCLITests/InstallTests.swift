@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `make install` lays trackee out the way a Debian package would: the three
 /// binaries without debug sections, the manuals, and bash, zsh and fish
