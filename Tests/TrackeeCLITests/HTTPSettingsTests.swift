@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// The settings' `http:` section: each mistake is one positioned sentence
 /// and exit 78, from every command that reads the settings, before the
