@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Testing
+import TrackeeTestSupport
+
+/// Issue 20 §5: 1,000 keyed requests while `trackee run` is SIGKILLed at 20
+/// points and started again on the same port. The client sends a request
+/// again with its key until it is answered, as the idempotency-key draft
+/// has clients do. Each key is applied exactly once, and the answer each
+/// client got is the one stored under its key.
+@Suite struct KilledDaemonTests {
+    static let requests = 1000
+    static let kills = 20
+    /// Reproduces the kill points; a failure names it.
+    static let seed: UInt64 = 0x2026_1126_0020
+
+    /// The answered-request counts at which the daemon is killed: 20
+    /// distinct points, in order, drawn from the seed.
+    static func killPoints() -> [Int] {
+        var generator = SeededGenerator(seed: seed)
+        var points = Set<Int>()
+        while points.count < kills { points.insert(generator.int(1...requests - 1)) }
+        return points.sorted()
+    }
+
+    @Test func everyKeyIsAppliedOnceThroughTwentySIGKILLs() async throws {
+        let t = try ServedSandbox(fixedPort: true)
+        try await t.startDaemon()
+        let progress = t.path("io/progress")
+        let out = t.path("io/answers.json")
+        let client = try t.startPython("retrying_client.py", [
+            "--port", "\(t.port)", "--count", "\(Self.requests)", "--threads", "4",
+            "--progress", progress, "--out", out,
+        ])
+        defer { if client.process.isRunning { client.process.terminate() } }
+        func answered() -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: progress))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+
+        var killedAt: [Int] = []
+        for point in Self.killPoints() {
+            let reached = await eventually(within: 60, every: .milliseconds(2)) { answered() >= point }
+            #expect(reached, "the client stopped at \(answered()) answers (seed \(Self.seed))")
+            guard reached else { break }
+            await t.killDaemon()
+            killedAt.append(answered())
+            try await t.startDaemon()
+        }
+        let r = try await client.finish()
+        #expect(r.status == 0, "\(r)")
+        #expect(killedAt.count == Self.kills)
+        #expect(await t.stopDaemon() == 0)
+        #expect(t.launches == Self.kills + 1)
+
+        let report = try #require(try JSONAnswers.parse(Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let answers = try #require(report["answers"] as? [String: [String: Any]])
+        #expect(report["failures"] as? [String] == [], "requests given up (seed \(Self.seed))")
+        #expect(answers.count == Self.requests)
+        // Each kill broke at least the connection of every thread.
+        let retries = report["retries"] as? Int ?? 0
+        #expect(retries >= Self.kills, "the client sent only \(retries) requests again")
+
+        // One application per key, none lost, none twice; nothing else.
+        let keys = (0..<Self.requests).map { "kill-\($0)" }
+        let applied = try t.rows("SELECT key, count(*) AS n FROM intent_log GROUP BY key ORDER BY key")
+        var perKey: [String: Int] = [:]
+        for row in applied { perKey[row["key"] ?? "(none)"] = row["n"] }
+        #expect(perKey.count == Self.requests, "keys applied: \(perKey.count)")
+        #expect(keys.filter { perKey[$0] != 1 } == [], "keys not applied exactly once (seed \(Self.seed))")
+        #expect(try t.count("SELECT count(*) FROM intent_log WHERE replay_of IS NOT NULL") == 0)
+        #expect(try t.count("SELECT count(*) FROM firing") == Self.requests)
+
+        // The answer each client got is the one stored with its intent.
+        var stored: [String: (status: Int, body: String)] = [:]
+        for row in try t.rows("SELECT key, status, body FROM http_answer") {
+            stored[row["key"]] = (row["status"], String(decoding: row["body"] as Data? ?? Data(), as: UTF8.self))
+        }
+        #expect(stored.count == Self.requests)
+        var differing: [String] = []
+        for key in keys {
+            let got = answers[key]
+            if got?["status"] as? Int != 200 || stored[key]?.status != 200 || got?["body"] as? String != stored[key]?.body {
+                differing.append(key)
+            }
+        }
+        #expect(differing == [], "keys whose answer is not the stored one (seed \(Self.seed))")
+        #expect(try t.count("SELECT count(*) FROM entry WHERE \"end\" IS NULL") <= 1)
+        #expect(try t.rows("PRAGMA integrity_check").first?[0] as String? == "ok")
+    }
+}
