@@ -29,9 +29,10 @@ import Testing
         // The store: one entry, one application of the key, one answer.
         #expect(await t.stopDaemon() == 0)
         let entries = try t.rows("SELECT entry.id, p.name FROM entry JOIN project p ON p.id = entry.project_id")
+            .map { (id: $0[0] as Int64, project: $0[1] as String) }
         #expect(entries.count == 1)
-        let entryID: Int64 = try #require(entries.first?[0])
-        #expect(entries.first?[1] as String? == "Concurrent")
+        let entryID = try #require(entries.first?.id)
+        #expect(entries.first?.project == "Concurrent")
         #expect(try t.count("SELECT count(*) FROM intent_log") == 1)
         #expect(try t.count("SELECT count(*) FROM intent_log WHERE key = ? AND replay_of IS NULL", [key]) == 1)
         #expect(try t.count("SELECT count(*) FROM firing WHERE key = ?", [key]) == 1)

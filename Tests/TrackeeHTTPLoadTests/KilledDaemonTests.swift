@@ -64,7 +64,11 @@ import TrackeeTestSupport
         let keys = (0..<Self.requests).map { "kill-\($0)" }
         let applied = try t.rows("SELECT key, count(*) AS n FROM intent_log GROUP BY key ORDER BY key")
         var perKey: [String: Int] = [:]
-        for row in applied { perKey[row["key"] ?? "(none)"] = row["n"] }
+        for row in applied {
+            let key: String = row["key"] ?? "(none)"
+            let n: Int = row["n"]
+            perKey[key] = n
+        }
         #expect(perKey.count == Self.requests, "keys applied: \(perKey.count)")
         #expect(keys.filter { perKey[$0] != 1 } == [], "keys not applied exactly once (seed \(Self.seed))")
         #expect(try t.count("SELECT count(*) FROM intent_log WHERE replay_of IS NOT NULL") == 0)
@@ -73,7 +77,10 @@ import TrackeeTestSupport
         // The answer each client got is the one stored with its intent.
         var stored: [String: (status: Int, body: String)] = [:]
         for row in try t.rows("SELECT key, status, body FROM http_answer") {
-            stored[row["key"]] = (row["status"], String(decoding: row["body"] as Data? ?? Data(), as: UTF8.self))
+            let key: String = row["key"]
+            let status: Int = row["status"]
+            let body: Data = row["body"] ?? Data()
+            stored[key] = (status, String(decoding: body, as: UTF8.self))
         }
         #expect(stored.count == Self.requests)
         var differing: [String] = []
