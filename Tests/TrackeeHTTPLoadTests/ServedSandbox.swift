@@ -100,12 +100,14 @@ final class ServedSandbox {
         launches += 1
         let log = daemonLog(launches)
         daemon = try launch(["run"], stderr: log)
-        let prefix = "trackee run: http: listening on http://127.0.0.1:"
+        let said = "http: listening on http://127.0.0.1:"
         var heard: Int?
         _ = await eventually(within: 30, every: .milliseconds(5)) {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return false }
-            heard = Int(line.dropFirst(prefix.count))
+            guard let line = text.split(separator: "\n").first(where: { $0.contains(said) }),
+                  let range = line.range(of: said)
+            else { return false }
+            heard = Int(line[range.upperBound...])
             return true
         }
         guard let heard, port == 0 || heard == port else { throw NotListening(stderr: daemonStderr) }

@@ -33,8 +33,13 @@ done
 
 rm -rf "$out"
 mkdir -p "$out/config/trackee"
-# A private copy of the binary, so a rebuild elsewhere cannot swap it mid-run.
+# Private copies of the binaries, so a rebuild elsewhere cannot swap them
+# mid-run: `trackee run` execs trackee-daemon, the one with the server,
+# from its own folder.
+daemon_bin="$(dirname "$1")/trackee-daemon"
+[ -x "$daemon_bin" ] || { echo "bench: $daemon_bin not found (make build builds it)" >&2; exit 1; }
 cp "$1" "$out/trackee"
+cp "$daemon_bin" "$out/trackee-daemon"
 T="$out/trackee"
 export XDG_CONFIG_HOME="$out/config" XDG_DATA_HOME="$out/data" TRACKEE_STORE="$out/http.sqlite3" \
     TRACKEE_CONFIG="$out/config/trackee/config.yaml"
@@ -45,7 +50,7 @@ create_projects: always
 http:
   listen: 127.0.0.1:0
   max_connections: 256
-  rate_limit: 100000000
+  rate_limit: 1000000
 YAML
 echo "rules: []" > "$out/config/trackee/rules.yaml"
 TRACKEE_TOKEN=$("$T" tokens add bench | head -n 1)
@@ -58,7 +63,7 @@ trap 'kill -TERM "$pid" 2>/dev/null || true' EXIT
 port=""
 i=0
 while [ -z "$port" ]; do
-    port=$(sed -n 's|^trackee run: http: listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' "$out/daemon.log")
+    port=$(sed -n 's|.*http: listening on http://127\.0\.0\.1:\([0-9]*\)$|\1|p' "$out/daemon.log")
     i=$((i + 1))
     if [ "$i" -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then
         echo "bench: trackee run did not start its server:" >&2

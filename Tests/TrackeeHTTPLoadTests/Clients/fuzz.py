@@ -203,7 +203,11 @@ def garbage(rng):
     data = rng.choice([
         bytes(rng.randrange(256) for _ in range(rng.randrange(1, 4000))),
         b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(rng.randrange(256) for _ in range(200)),
-        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", b"\r\n\r\n", b" " * 100 + b"\r\n\r\n", b"\x00" * 64,
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", b" " * 100 + b"\r\n\r\n", b"\x00" * 64,
+        # Empty lines before a request line are skipped (RFC 9112 2.2), so
+        # the request after them is answered; alone they would be no
+        # request at all, and the server rightly waits.
+        b"\r\n\r\n" + message(),
         b"GET /v1/status\r\n\r\n", b"GET\r\n\r\n",
     ])
     return "garbage %r" % data[:16], data, [b"?"]
