@@ -10,7 +10,7 @@ import Testing
         let t = try ServedSandbox()
         try await t.startDaemon()
         let key = "one-key-for-all"
-        let r = try t.python("one_key.py", [
+        let r = try await t.python("one_key.py", [
             "--port", "\(t.port)", "--clients", "200", "--key", key, "--body", #"{"project":"Concurrent"}"#,
         ])
         #expect(r.status == 0, "\(r)")

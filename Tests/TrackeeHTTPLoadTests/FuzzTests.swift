@@ -14,7 +14,7 @@ import Testing
         let t = try ServedSandbox()
         try await t.startDaemon()
         let daemon = try #require(t.daemon)
-        let r = try t.python("fuzz.py", ["--port", "\(t.port)", "--seed", "\(Self.seed)", "--count", "500", "--every", "50"])
+        let r = try await t.python("fuzz.py", ["--port", "\(t.port)", "--seed", "\(Self.seed)", "--count", "500", "--every", "50"])
         #expect(r.status == 0, "\(r)")
         let report = try #require(try JSONAnswers.parse(r.stdout) as? [String: Any], "\(r)")
         let cases = try #require(report["cases"] as? [[String: Any]])

@@ -97,28 +97,57 @@ final class ServedSandbox {
     /// Starts `trackee run` and waits until it says it listens; learns the
     /// port when the settings let the daemon pick one.
     func startDaemon() async throws {
+        let log = try launchDaemon()
+        var heard: Int?
+        _ = await eventually(within: 30, every: .milliseconds(5)) {
+            heard = Self.listening(in: log)
+            return heard != nil
+        }
+        try accept(heard)
+    }
+
+    /// The same, holding the thread while it waits: for a loop on a thread
+    /// of its own that must restart the daemon at once.
+    func startDaemonHolding() throws {
+        let log = try launchDaemon()
+        var heard: Int?
+        _ = eventuallyHolding(within: 30, every: .milliseconds(2)) {
+            heard = Self.listening(in: log)
+            return heard != nil
+        }
+        try accept(heard)
+    }
+
+    /// Starts `trackee run` (which execs trackee-daemon, the same process);
+    /// the file its stderr goes to.
+    private func launchDaemon() throws -> String {
         launches += 1
         let log = daemonLog(launches)
         daemon = try launch(["run"], stderr: log)
+        return log
+    }
+
+    /// The port of the daemon's "http: listening on" line, once written.
+    private static func listening(in log: String) -> Int? {
         let said = "http: listening on http://127.0.0.1:"
-        var heard: Int?
-        _ = await eventually(within: 30, every: .milliseconds(5)) {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            guard let line = text.split(separator: "\n").first(where: { $0.contains(said) }),
-                  let range = line.range(of: said)
-            else { return false }
-            heard = Int(line[range.upperBound...])
-            return true
-        }
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(said) }),
+              let range = line.range(of: said)
+        else { return nil }
+        return Int(line[range.upperBound...])
+    }
+
+    private func accept(_ heard: Int?) throws {
         guard let heard, port == 0 || heard == port else { throw NotListening(stderr: daemonStderr) }
         port = heard
     }
 
-    /// Kills the daemon with SIGKILL and waits until it is gone.
-    func killDaemon() async {
+    /// Kills the daemon with SIGKILL and waits until it is gone, holding
+    /// the thread.
+    func killDaemonHolding() {
         guard let daemon else { return }
         kill(daemon.processIdentifier, SIGKILL)
-        await daemon.ended()
+        daemon.waitUntilExit()
     }
 
     /// Stops the daemon with SIGTERM; its exit status.
@@ -137,9 +166,10 @@ final class ServedSandbox {
     }
 
     /// Runs one of the clients in Clients/ with Debian's python3 to its
-    /// end; the token is in its environment as TRACKEE_TOKEN.
-    func python(_ script: String, _ arguments: [String]) throws -> Finished {
-        try run("/usr/bin/python3", ["-B", Self.clients + "/" + script] + arguments, extra: ["TRACKEE_TOKEN": token])
+    /// end, without holding a thread of the test pool while it runs; the
+    /// token is in its environment as TRACKEE_TOKEN.
+    func python(_ script: String, _ arguments: [String]) async throws -> Finished {
+        try await startPython(script, arguments).finish()
     }
 
     /// The same, without waiting: for a client the test acts beside.
