@@ -20,6 +20,10 @@ BIN = .build/release/trackee
 # of its own (the static build's flags would rebuild everything) and put
 # next to trackee.
 SYNC_BIN = .build/release/trackee-sync
+# trackee-daemon is trackee with the HTTP API's server (SwiftNIO) linked
+# in, fully static like trackee; `trackee run` execs it when the settings
+# have `http:`. Only it pays NIO's start-up cost (see BENCHMARKS.md).
+DAEMON_BIN = .build/release/trackee-daemon
 
 .PHONY: all deps build build-trackee demo test bench conformance install uninstall clean
 
@@ -29,6 +33,7 @@ deps:
 	@scripts/install-deps.sh
 
 build: build-trackee
+	$(SWIFT) build $(RELEASE_FLAGS) --product trackee-daemon
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
 
@@ -119,11 +124,11 @@ conformance: deps
 	$(CONFORMANCE_VENV)/bin/python scripts/conformance.py .build/debug/trackee
 	$(CONFORMANCE_VENV)/bin/python scripts/random-rules.py .build/debug/trackee
 
-# `make install` builds the release binaries first. Given BIN and SYNC_BIN
-# on the command line it installs those as they are, without building (the
+# `make install` builds the release binaries first. Given BIN, SYNC_BIN and
+# DAEMON_BIN on the command line it installs those as they are, without building (the
 # install test passes the debug binaries, so `make test` needs no release
 # build).
-INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN)),$(BIN) $(SYNC_BIN),build)
+INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN) $(origin DAEMON_BIN)),$(BIN) $(SYNC_BIN) $(DAEMON_BIN),build)
 # The installed binaries lose their debug sections but keep the symbol
 # table, so Swift's crash backtraces, gdb and perf still name functions
 # (`strip` would save another 19 MB on trackee and leave bare addresses;
@@ -132,7 +137,7 @@ STRIP_DEBUG = objcopy --strip-debug
 BASH_COMPLETION = share/bash-completion/completions/trackee
 ZSH_COMPLETION = share/zsh/site-functions/_trackee
 FISH_COMPLETION = share/fish/vendor_completions.d/trackee.fish
-INSTALLED = bin/trackee bin/trackee-sync share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
+INSTALLED = bin/trackee bin/trackee-sync bin/trackee-daemon share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
 	$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
 
 install: $(INSTALL_NEEDS)
@@ -140,6 +145,8 @@ install: $(INSTALL_NEEDS)
 	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee
 	install -D -m 0755 $(SYNC_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-sync
 	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-sync
+	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-daemon
+	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-daemon
 	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
 	install -D -m 0644 man/trackee-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 	install -d $(dir $(addprefix $(DESTDIR)$(PREFIX)/,$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)))
