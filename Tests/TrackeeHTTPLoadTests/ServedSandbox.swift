@@ -12,7 +12,7 @@ import TrackeeTestSupport
 /// ```swift
 /// let t = try ServedSandbox()
 /// try await t.startDaemon()
-/// let r = try t.python("one_key.py", ["--port", "\(t.port)"])
+/// let r = try await t.python("one_key.py", ["--port", "\(t.port)", …])
 /// ```
 final class ServedSandbox {
     let root: URL
@@ -29,9 +29,8 @@ final class ServedSandbox {
 
     /// `fixedPort` picks a free port before the first start, so every
     /// restart listens on the same one; otherwise the daemon picks one
-    /// (`listen: …:0`). `http` lines are added under `http:` in the
-    /// settings.
-    init(fixedPort: Bool = false, http: [String] = []) throws {
+    /// (`listen: …:0`).
+    init(fixedPort: Bool = false) throws {
         binary = try Self.binaryPath()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-load-\(UUID().uuidString)")
         for dir in ["home", "config/trackee", "data", "store", "io"] {
@@ -42,9 +41,8 @@ final class ServedSandbox {
         if fixedPort { port = try freePort() }
         // A rate limit and a connection cap far above what a test sends:
         // these tests are about keys, kills and bad input, not the limits.
-        let settings = (["create_projects: always", "http:", "  listen: 127.0.0.1:\(port)",
-                         "  max_connections: 512", "  rate_limit: 1000000"] + http.map { "  " + $0 })
-            .joined(separator: "\n") + "\n"
+        let settings = ["create_projects: always", "http:", "  listen: 127.0.0.1:\(port)",
+                        "  max_connections: 512", "  rate_limit: 1000000"].joined(separator: "\n") + "\n"
         try settings.write(to: URL(fileURLWithPath: settingsPath), atomically: true, encoding: .utf8)
         try "rules: []\n".write(
             to: root.appendingPathComponent("config/trackee/rules.yaml"), atomically: true, encoding: .utf8)
@@ -159,11 +157,6 @@ final class ServedSandbox {
     }
 
     // MARK: other processes
-
-    /// Runs `trackee` with `arguments` to its end.
-    func trackee(_ arguments: String...) throws -> Finished {
-        try run(binary, arguments)
-    }
 
     /// Runs one of the clients in Clients/ with Debian's python3 to its
     /// end, without holding a thread of the test pool while it runs; the
