@@ -3,10 +3,16 @@ import TrackeeStore
 
 extension API {
     /// `GET /v1/status`: the fields of `trackee status --json`.
+    /// With a generation, the answer is made once per store change and
+    /// second: it depends on nothing else.
     func status() throws(Problem) -> APIResponse {
         let now = self.now()
+        let current = generation?.value
+        if let current, let kept = statusCache.value(now.seconds, generation: current) { return .json(200, kept) }
         let reading = try storing { try StatusReading(store: store, zone: zone, now: now, weekStart: weekStart) }
-        return .json(200, JSONBytes.encode(reading.view(zone: zone, now: now)))
+        let body = JSONBytes.encode(reading.view(zone: zone, now: now))
+        if let current { statusCache.keep(body, for: now.seconds, generation: current) }
+        return .json(200, body)
     }
 
     /// `GET /v1/entries?from=&to=`: the finished entries starting in

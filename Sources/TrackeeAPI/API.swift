@@ -26,17 +26,23 @@ public final class API: Sendable {
     let daemon: any APIDaemon
     let keysInFlight = KeysInFlight()
     let rateLimit: RateLimit?
+    /// Given, the status is read once per store change and second.
+    let generation: StoreGeneration?
+    let statusCache = GenerationCache<Int64, [UInt8]>(limit: 4)
 
     /// `createsProjects` is the `create_projects: always` setting: a start
     /// naming a project that does not exist creates it; otherwise it is
     /// refused (no one can be asked over HTTP). `weekStart` is the
     /// settings' `week_start`, for the status's week total. `perMinute`
-    /// limits each token's requests (nil: no limit).
+    /// limits each token's requests (nil: no limit). `generation`, when
+    /// the caller watches the store for changes, lets reads be kept until
+    /// the next one; the API advances it after its own writes.
     public init(
         store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday = .monday,
         now: @escaping @Sendable () -> Instant, credentials: any APICredentials, daemon: any APIDaemon,
-        perMinute: Int? = nil
+        perMinute: Int? = nil, generation: StoreGeneration? = nil
     ) {
+        self.generation = generation
         rateLimit = perMinute.map(RateLimit.init(perMinute:))
         self.store = store
         self.zone = zone
@@ -54,6 +60,8 @@ public final class API: Sendable {
             let route = try Route.find(method: request.method, path: request.path)
             let principal = try Authentication.principal(for: route, request: request, credentials: credentials)
             try rateLimit?.admit(principal.device, now: Double(now().seconds))
+            // A write here is known at once, not only when inotify tells.
+            defer { if route.method != "GET" { generation?.advance() } }
             switch route.endpoint {
             case .start, .stop, .cancel:
                 return try timer(route, request, principal)
@@ -70,9 +78,10 @@ public final class API: Sendable {
             case .ownTracks:
                 return try await ownTracks(request, principal)
             case .eventStream:
+                let cursor = try storing { try EventStream.end(of: store) }
                 return APIResponse(
                     status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-                    streamsEvents: true)
+                    eventCursor: cursor)
             case .openAPI:
                 return APIResponse(
                     status: 200, headers: [("Content-Type", "application/json")], body: PackageResources.openapi_json)

@@ -3,16 +3,20 @@ public struct APIResponse: Sendable, Equatable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
-    /// The answer goes on: after the head, the server sends the event
-    /// stream (`GET /v1/events/stream`) until the client or the daemon
-    /// ends it.
-    public var streamsEvents: Bool
+    /// Set, the answer goes on: after the head, the server sends the
+    /// event stream (`GET /v1/events/stream`) of what the store records
+    /// past this cursor, until the client or the daemon ends it.
+    public var eventCursor: EventStream.Cursor?
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], streamsEvents: Bool = false) {
+    public var streamsEvents: Bool { eventCursor != nil }
+
+    public init(
+        status: Int, headers: [(String, String)] = [], body: [UInt8] = [], eventCursor: EventStream.Cursor? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.streamsEvents = streamsEvents
+        self.eventCursor = eventCursor
     }
 
     /// The first value of header `name`, compared case-insensitively.
@@ -22,7 +26,7 @@ public struct APIResponse: Sendable, Equatable {
     }
 
     public static func == (a: APIResponse, b: APIResponse) -> Bool {
-        a.status == b.status && a.body == b.body && a.streamsEvents == b.streamsEvents && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
+        a.status == b.status && a.body == b.body && a.eventCursor == b.eventCursor && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
     }
 
     /// A JSON answer.

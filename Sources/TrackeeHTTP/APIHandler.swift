@@ -131,9 +131,9 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func respond(_ answer: APIResponse, version: HTTPVersion, keepAlive: Bool, _ context: ChannelHandlerContext) {
         guard context.channel.isActive, !refusing else { return }
         var headers = HTTPHeaders(answer.headers)
-        if answer.streamsEvents {
+        if let cursor = answer.eventCursor {
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
-            openStream(context)
+            openStream(at: cursor, context)
             return
         }
         headers.replaceOrAdd(name: "Content-Length", value: "\(answer.body.count)")
@@ -155,7 +155,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Keeps the response open: the opening comment now, then what the
     /// hub publishes, until the client leaves or the daemon stops.
-    private func openStream(_ context: ChannelHandlerContext) {
+    private func openStream(at cursor: EventStream.Cursor, _ context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         let id = hub.open(EventHub.Stream(
@@ -172,7 +172,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
                     handler.write(last, context)
                     handler.end(context)
                 }
-            }))
+            }), at: cursor)
         guard let id else {
             write(EventStream.end, context)
             end(context)

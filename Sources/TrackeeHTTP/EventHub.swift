@@ -1,4 +1,5 @@
 import Synchronization
+import TrackeeAPI
 
 /// The open event streams, and what goes to all of them. Each stream is
 /// two closures that write on its connection's event loop, so the hub
@@ -15,25 +16,43 @@ final class EventHub: Sendable {
         var streams: [Int: Stream] = [:]
         var next = 0
         var ended = false
+        /// How far the streams have been sent; nil while none is open, so
+        /// the store is not read for nobody.
+        var cursor: EventStream.Cursor?
     }
 
     private let state = Mutex(State())
 
-    /// Adds a stream; nil once the hub has ended (the daemon is stopping).
-    func open(_ stream: Stream) -> Int? {
+    /// Adds a stream whose client asked at `cursor`; nil once the hub has
+    /// ended (the daemon is stopping). The first stream sets where the
+    /// reading starts; a later one joins where the others are.
+    func open(_ stream: Stream, at cursor: EventStream.Cursor) -> Int? {
         state.withLock { state in
             guard !state.ended else { return nil }
             state.next += 1
             state.streams[state.next] = stream
+            if state.cursor == nil { state.cursor = cursor }
             return state.next
         }
     }
 
     func close(_ id: Int) {
-        _ = state.withLock { $0.streams.removeValue(forKey: id) }
+        state.withLock { state in
+            state.streams.removeValue(forKey: id)
+            if state.streams.isEmpty { state.cursor = nil }
+        }
     }
 
-    var isEmpty: Bool { state.withLock { $0.streams.isEmpty } }
+    /// Where to read from; nil while no stream is open.
+    var cursor: EventStream.Cursor? { state.withLock { $0.cursor } }
+
+    /// Sends `frames`, read up to `cursor`, to every stream.
+    func publish(_ frames: [String], upTo cursor: EventStream.Cursor) {
+        state.withLock { state in
+            if state.cursor != nil { state.cursor = cursor }
+        }
+        publish(frames)
+    }
 
     func publish(_ frames: [String]) {
         guard !frames.isEmpty else { return }

@@ -20,12 +20,16 @@ public struct HTTPServer: Service {
     let zone: Zone
     let now: @Sendable () -> Instant
     let version: String
+    let generation: StoreGeneration
     let logger: Logger
 
+    /// `generation` is the one `api` (and its credentials) read under;
+    /// the server advances it at each change of the store's files.
     public init(
         api: API, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
-        version: String, logger: Logger
+        version: String, generation: StoreGeneration, logger: Logger
     ) {
+        self.generation = generation
         self.api = api
         self.settings = settings
         self.store = store
@@ -115,24 +119,23 @@ public struct HTTPServer: Service {
         logger.info("http: stopped")
     }
 
-    /// Publishes what the store records, as it records it.
+    /// Publishes what the store records, as it records it, while a
+    /// stream is open; tells the API's caches of every change.
     private func feed(_ hub: EventHub) async {
         guard let watch = StoreWatch(storePath: store.path) else {
             logger.warning("http: cannot watch \(store.path) with inotify; the event stream sends heartbeats only")
+            // Without word of changes, the caches may keep a read a tenth
+            // of a second at most.
+            while (try? await Task.sleep(for: .milliseconds(100))) != nil { generation.advance() }
             return
         }
         defer { watch.stop() }
-        var cursor: EventStream.Cursor
-        do {
-            cursor = try EventStream.end(of: store)
-        } catch {
-            logger.error("http: the event stream cannot read the store: \(error)")
-            return
-        }
         for await _ in watch.changes {
+            generation.advance()
+            guard var cursor = hub.cursor else { continue }
             do {
                 let frames = try EventStream.frames(after: &cursor, store: store, zone: zone, now: now())
-                hub.publish(frames)
+                hub.publish(frames, upTo: cursor)
             } catch {
                 logger.error("http: the event stream cannot read the store: \(error)")
             }

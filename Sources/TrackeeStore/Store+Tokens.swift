@@ -4,7 +4,7 @@ import TrackeeCore
 extension Store {
     /// How long a token's `last_used` may lag behind its latest request: a
     /// phone posting every few seconds then writes the store once a minute.
-    static let lastUsedResolution: Int64 = 60
+    public static let lastUsedResolution: Int64 = 60
 
     /// Makes a token for the device `name` with `scopes` and returns its
     /// secret, the only time it exists outside the caller: the store keeps

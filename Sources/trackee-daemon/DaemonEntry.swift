@@ -11,15 +11,16 @@ enum DaemonEntry {
         HTTPServing.register { context in
             let store = context.store
             let now: @Sendable () -> Instant = { SystemClock.now() }
+            let generation = StoreGeneration()
             let api = API(
                 store: store, zone: context.zone, createsProjects: context.createsProjects, weekStart: context.weekStart,
-                now: now, credentials: StoreCredentials(store: store, now: now), daemon: context.core,
-                perMinute: context.settings.rateLimit)
+                now: now, credentials: StoreCredentials(store: store, now: now, generation: generation), daemon: context.core,
+                perMinute: context.settings.rateLimit, generation: generation)
             // A TLS file that cannot be used is refused before anything runs.
             _ = try HTTPServer.tlsContext(context.settings)
             return HTTPServer(
                 api: api, settings: context.settings, store: store, zone: context.zone, now: now,
-                version: context.version, logger: context.logger)
+                version: context.version, generation: generation, logger: context.logger)
         }
         Trackee.runCommandLine()
     }

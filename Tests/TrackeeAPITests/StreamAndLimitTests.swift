@@ -33,7 +33,7 @@ import TrackeeStore
         let h = try Harness()
         let answer = await h.send("GET", "/v1/events/stream", token: "secret-read")
         #expect(answer.status == 200)
-        #expect(answer.streamsEvents)
+        #expect(answer.eventCursor == EventStream.Cursor(intent: 0, firing: 0))
         #expect(answer.header("Content-Type") == "text/event-stream")
         #expect(answer.body.isEmpty)
         #expect(await h.send("GET", "/v1/events/stream", token: nil).status == 401)
