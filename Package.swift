@@ -124,6 +124,8 @@ let package = Package(
             name: "TrackeeCLITests",
             dependencies: [
                 "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // The Home Assistant recipe's YAML, read as Home Assistant does.
+                .product(name: "Yams", package: "Yams"),
             ]),
     ],
     swiftLanguageModes: [.v6]
