@@ -66,6 +66,56 @@ import Yams
         #expect(projects == ["Office", "Docs"])
     }
 
+    /// A location as the OwnTracks app posts it, with the recipe's
+    /// settings: Basic credentials, user = the token's name.
+    @Test func theOwnTracksSettingsAuthenticateAsTheirDevice() async throws {
+        let s = try await ServingSandbox()
+        let settings = try HTTPRecipeTests.json("owntracks.otrc")
+        let user = try #require(settings["username"].string)
+        let add = try s.trackee("tokens", "add", user, "--scope", "owntracks")
+        let token = try #require(add.lines.first)
+        let url = s.url + (apiPath(settings["url"].string ?? "") ?? "")
+        let location = #"{"_type":"location","tid":"ph","lat":50.0875,"lon":14.4213,"acc":12,"tst":1795420800}"#
+        let answer = try curl(["--user", "\(user):\(token)", "--header", "Content-Type: application/json",
+                               "--data", location], url, in: s.sandbox.root)
+        #expect(answer.status == 200, "\(answer)")
+        #expect(answer.body == "[]")
+        // The password is the token: another token is refused.
+        let wrong = try curl(["--user", "\(user):\(s.token)", "--data", location], url, in: s.sandbox.root)
+        #expect(wrong.status == 401, "\(wrong)")
+    }
+
+    /// The curl lines of the README's "From your phone and your home", run
+    /// by sh with the token in TRACKEE_TOKEN, as the README says.
+    @Test func theReadmeCurlExamplesAnswerAsDescribed() async throws {
+        let s = try await ServingSandbox()
+        let readme = try String(contentsOf: RecipeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## ").first { $0.hasPrefix("From your phone and your home") })
+        let commands = section.components(separatedBy: "\n").filter { $0.hasPrefix("curl ") }
+        #expect(commands.count == 3)
+        func run(_ command: String, _ extra: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
+            let line = command.replacingOccurrences(of: "http://127.0.0.1:7777", with: s.url) + extra
+            return try runProgram("/bin/sh", ["-c", line], environment: ["PATH": "/usr/bin:/bin", "TRACKEE_TOKEN": s.token],
+                                  in: s.sandbox.root)
+        }
+        let start = try run(commands[0], " --silent")
+        #expect(start.status == 0, "\(start)")
+        let report = try JSONDecoder().decode(JSONValue.self, from: Data(start.stdout.utf8))
+        #expect(report["outcome"] == "started")
+        #expect(report["key"] == "docs-morning")
+        #expect(report["entry"]["project"] == "Docs")
+        #expect(report["entry"]["source"] == "http:recipes")
+        let status = try run(commands[1], " --silent")
+        #expect(status.status == 0, "\(status)")
+        let reading = try JSONDecoder().decode(JSONValue.self, from: Data(status.stdout.utf8))
+        #expect(reading["running"]["project"] == "Docs")
+        #expect(Set(reading.keys) == (try APIReference.load()).statusFields)
+        // The stream stays open; curl gives up after two seconds (status 28).
+        let stream = try run(commands[2], " --silent --max-time 2")
+        #expect(stream.status == 28, "\(stream)")
+        #expect(stream.stdout.hasPrefix(": trackee "), "\(stream.stdout)")
+    }
+
     @Test func theWaybarScriptPrintsTheStatusThenACLIStartThenOffline() async throws {
         let s = try await ServingSandbox()
         let tokenFile = try s.sandbox.write(s.token + "\n", to: "home/.config/trackee/waybar.token")
