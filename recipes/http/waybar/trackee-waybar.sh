@@ -5,9 +5,10 @@
 # format of a waybar custom module with "return-type": "json":
 #   {"text":"Docs","alt":"started","class":"running","tooltip":"Docs since 09:41"}
 #   {"text":"idle","alt":"stopped","class":"idle","tooltip":"no timer runs"}
-# When the stream ends (trackee run stopped or restarted) or trackee does
-# not answer, it prints {"text":"off",...,"class":"offline"} and tries again
-# every 5 seconds. Nothing but sh, curl and sed.
+# When the stream ends it reads the status again and follows the stream
+# anew; while trackee does not answer (trackee run stopped or restarting)
+# it prints {"text":"off",...,"class":"offline"} and tries again every 5
+# seconds. Nothing but sh, curl and sed.
 #
 # Install (trackee run must have `http:` in its settings):
 #   trackee tokens add waybar --scope read
@@ -76,7 +77,11 @@ while :; do
                 esac
             done
         }
+        # The stream ended: trackee stopped, or a proxy closed it. Look again
+        # soon, without spinning on a stream that keeps ending at once.
+        sleep 1
+    else
+        offline
+        sleep 5
     fi
-    offline
-    sleep 5
 done
