@@ -148,7 +148,7 @@ import Yams
 
     /// Each request a step-by-step recipe describes, as (method, URL).
     static func describedRequests(_ text: String) -> [(method: String, url: String)] {
-        var found: [(String, String)] = []
+        var found: [(method: String, url: String)] = []
         var method: String?
         var url: String?
         for line in text.components(separatedBy: "\n") {

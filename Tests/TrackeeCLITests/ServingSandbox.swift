@@ -17,14 +17,13 @@ final class ServingSandbox {
     static let realClock: [String: String?] = ["TRACKEE_NOW": nil]
 
     init() async throws {
-        sandbox = try Sandbox()
+        let sandbox = try Sandbox()
         try sandbox.write("create_projects: always\nhttp:\n  listen: 127.0.0.1:0\n", to: "config/trackee/config.yaml")
         let add = try sandbox.run(["tokens", "add", "recipes"], environment: Self.realClock)
         guard add.status == 0, let token = add.lines.first else {
             throw Failure("trackee tokens add failed: \(add)")
         }
-        self.token = token
-        daemon = try sandbox.launch(["run"], environment: Self.realClock)
+        let daemon = try sandbox.launch(["run"], environment: Self.realClock)
         var found: String?
         let prefix = "trackee run: http: listening on "
         _ = await eventually(within: 60) {
@@ -38,6 +37,9 @@ final class ServingSandbox {
             daemon.stop()
             throw Failure("trackee run did not say where it listens: \(daemon.stderrSoFar)")
         }
+        self.sandbox = sandbox
+        self.token = token
+        self.daemon = daemon
         url = found
     }
 
