@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "trackee", targets: ["trackee"]),
         .executable(name: "trackee-sync", targets: ["trackee-sync"]),
+        .executable(name: "trackee-daemon", targets: ["trackee-daemon"]),
         .library(name: "TrackeeCore", targets: ["TrackeeCore"]),
         .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
         .library(name: "TrackeeSchedule", targets: ["TrackeeSchedule"]),
@@ -20,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         .target(name: "TrackeeCore"),
@@ -53,6 +56,19 @@ let package = Package(
             name: "TrackeeAPI",
             dependencies: ["TrackeeCore", "TrackeeStore"],
             resources: [.embedInCode("openapi.json")]),
+        // The HTTP API's server (issue 20): SwiftNIO's HTTP/1.1 and TLS
+        // under TrackeeAPI, as a service of `trackee run`.
+        .target(
+            name: "TrackeeHTTP",
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeDaemon",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // What the one-shot commands and `run` share: the runner, the
         // trigger sources, rule and calendar files, the feed run.
         .target(
@@ -71,8 +87,9 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(
-            name: "trackee",
+        // Every command of the command line; `trackee` is its entry point.
+        .target(
+            name: "TrackeeCommands",
             dependencies: [
                 "TrackeeCore",
                 "TrackeeStore",
@@ -85,7 +102,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        .executableTarget(name: "trackee", dependencies: ["TrackeeCommands"]),
+        // The same commands with the HTTP API's server linked in: SwiftNIO
+        // would cost every one-shot command 10 % more instructions at
+        // start-up (BENCHMARKS.md), so only the daemon carries it. `trackee
+        // run` execs it when the settings turn the server on.
+        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP"]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
         .target(name: "TrackeeTestSupport", path: "Tests/Support"),

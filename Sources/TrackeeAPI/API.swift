@@ -25,15 +25,19 @@ public final class API: Sendable {
     let credentials: any APICredentials
     let daemon: any APIDaemon
     let keysInFlight = KeysInFlight()
+    let rateLimit: RateLimit?
 
     /// `createsProjects` is the `create_projects: always` setting: a start
     /// naming a project that does not exist creates it; otherwise it is
     /// refused (no one can be asked over HTTP). `weekStart` is the
-    /// settings' `week_start`, for the status's week total.
+    /// settings' `week_start`, for the status's week total. `perMinute`
+    /// limits each token's requests (nil: no limit).
     public init(
         store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday = .monday,
-        now: @escaping @Sendable () -> Instant, credentials: any APICredentials, daemon: any APIDaemon
+        now: @escaping @Sendable () -> Instant, credentials: any APICredentials, daemon: any APIDaemon,
+        perMinute: Int? = nil
     ) {
+        rateLimit = perMinute.map(RateLimit.init(perMinute:))
         self.store = store
         self.zone = zone
         self.createsProjects = createsProjects
@@ -49,6 +53,7 @@ public final class API: Sendable {
         do {
             let route = try Route.find(method: request.method, path: request.path)
             let principal = try Authentication.principal(for: route, request: request, credentials: credentials)
+            try rateLimit?.admit(principal.device, now: Double(now().seconds))
             switch route.endpoint {
             case .start, .stop, .cancel:
                 return try timer(route, request, principal)
@@ -64,14 +69,18 @@ public final class API: Sendable {
                 return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: nil))
             case .ownTracks:
                 return try await ownTracks(request, principal)
+            case .eventStream:
+                return APIResponse(
+                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
+                    streamsEvents: true)
             case .openAPI:
                 return APIResponse(
                     status: 200, headers: [("Content-Type", "application/json")], body: PackageResources.openapi_json)
             }
-        } catch let problem as Problem {
-            return problem.response
         } catch {
-            return Problem.internalError("The request failed: \(error).").response
+            // Every step throws a Problem only (typed throws), so every
+            // failure has its status and sentence.
+            return error.response
         }
     }
 

@@ -3,11 +3,16 @@ public struct APIResponse: Sendable, Equatable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// The answer goes on: after the head, the server sends the event
+    /// stream (`GET /v1/events/stream`) until the client or the daemon
+    /// ends it.
+    public var streamsEvents: Bool
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], streamsEvents: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.streamsEvents = streamsEvents
     }
 
     /// The first value of header `name`, compared case-insensitively.
@@ -17,7 +22,7 @@ public struct APIResponse: Sendable, Equatable {
     }
 
     public static func == (a: APIResponse, b: APIResponse) -> Bool {
-        a.status == b.status && a.body == b.body && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
+        a.status == b.status && a.body == b.body && a.streamsEvents == b.streamsEvents && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
     }
 
     /// A JSON answer.

@@ -93,3 +93,47 @@ enum JSONBytes {
         return [UInt8]((try? encoder.encode(value)) ?? Data("null".utf8))
     }
 }
+
+extension Problem {
+    /// 413: the server answers this before reading the body.
+    static func tooLarge(limit: Int) -> Problem {
+        Problem(
+            status: 413, kind: "too-large", title: "The body is too large",
+            detail: "Bodies are at most \(limit) bytes; this connection is closed.")
+    }
+
+    /// 408: a request that did not arrive in time.
+    static func timeout(seconds: Int) -> Problem {
+        Problem(
+            status: 408, kind: "timeout", title: "The request took too long",
+            detail: "A request must arrive within \(seconds) s; this connection is closed.")
+    }
+
+    /// 503: more connections are open than the server takes.
+    static func busy(limit: Int) -> Problem {
+        Problem(
+            status: 503, kind: "busy", title: "Too many connections",
+            detail: "The server holds at most \(limit) connections; retry shortly.",
+            headers: [("Retry-After", "1")])
+    }
+
+    /// 429: the token's requests came faster than its rate.
+    static func rateLimited(device: String, perMinute: Int, retryAfter: Int) -> Problem {
+        Problem(
+            status: 429, kind: "rate-limited", title: "Too many requests",
+            detail: "The token of device \"\(device)\" may make \(perMinute) requests a minute; retry in \(retryAfter) s.",
+            headers: [("Retry-After", "\(retryAfter)")])
+    }
+}
+
+/// Answers the server writes itself, outside any route: they are problems
+/// like the routes' own, made in the same place.
+public enum ServerAnswer {
+    public static func tooLarge(limit: Int) -> APIResponse { Problem.tooLarge(limit: limit).response }
+    public static func timeout(seconds: Int) -> APIResponse { Problem.timeout(seconds: seconds).response }
+    public static func busy(limit: Int) -> APIResponse { Problem.busy(limit: limit).response }
+    /// 400 for a request HTTP itself cannot read.
+    public static func malformed() -> APIResponse {
+        Problem.badRequest("malformed", "The request is not valid HTTP/1.1; this connection is closed.").response
+    }
+}

@@ -3,7 +3,7 @@
 /// exactly these (a test holds the two together).
 struct Route: Sendable, Equatable {
     enum Endpoint: Sendable, Equatable {
-        case start, stop, cancel, status, entries, focus, events, ownTracks, openAPI
+        case start, stop, cancel, status, entries, focus, events, ownTracks, eventStream, openAPI
     }
 
     enum Credentials: Sendable, Equatable {
@@ -28,6 +28,7 @@ struct Route: Sendable, Equatable {
         Route(method: "POST", path: "/v1/focus", scope: "events", endpoint: .focus),
         Route(method: "POST", path: "/v1/events", scope: "events", endpoint: .events),
         Route(method: "POST", path: "/v1/owntracks", scope: "owntracks", credentials: .basic, endpoint: .ownTracks),
+        Route(method: "GET", path: "/v1/events/stream", scope: "read", endpoint: .eventStream),
         Route(method: "GET", path: "/v1/openapi.json", scope: "read", endpoint: .openAPI),
     ]
 

@@ -302,15 +302,37 @@ public actor DaemonCore {
         alarm.ring()
     }
 
-    /// Handles one event line.
-    public func handle(_ line: EventLine) {
+    /// Takes one line from elsewhere than stdin (an HTTP request's body),
+    /// as stdin's would be taken; intents it causes directly (a focus
+    /// change) carry `source`. Returns why it was refused, or nil when it
+    /// was taken (a receiver's "no fix" line is taken and does nothing).
+    public func take(line: String, source: ChangeSource) -> String? {
+        let now = clock()
+        var decoder = FeedDecoder(format: .auto, now: now)
+        var items: [FeedItem] = []
+        Array(line.utf8).withUnsafeBufferPointer { decoder.line($0, number: 1, into: &items) }
+        decoder.finish(into: &items)
+        var refusal: String?
+        for item in items {
+            switch EventLineService.action(item, line: line, number: 1, now: now, zone: runner.zone, origin: "the body") {
+            case .event(let event): handle(event, source: source)
+            case .place(let item): handle(item)
+            case .skip(let level, let message):
+                if level >= .warning { refusal = refusal ?? message }
+            }
+        }
+        return refusal
+    }
+
+    /// Handles one event line; a focus change it makes carries `source`.
+    public func handle(_ line: EventLine, source: ChangeSource = .stdin) {
         switch line {
         case .focus(let mode, let state, let time):
             let at = time ?? clock()
             // A line with its own time is keyed by it, so a replay is a no-op.
             let key = time.map { FocusLineKey(time: $0, state: state, mode: mode) }
             do {
-                switch try runner.focus(mode, state, automation: automation, at: at, source: .stdin, key: key) {
+                switch try runner.focus(mode, state, automation: automation, at: at, source: source, key: key) {
                 case .changed(let change, _):
                     focusSeen = max(focusSeen, change.sequence)
                 case .unchanged:

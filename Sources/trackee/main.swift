@@ -1,2 +1,4 @@
-// The entry point only; commands live in their own files.
+// The entry point only; commands live in TrackeeCommands.
+import TrackeeCommands
+
 Trackee.runCommandLine()

@@ -65,7 +65,7 @@ final class Harness: Sendable {
     let daemon: FakeDaemon
     let api: API
 
-    init(createsProjects: Bool = true, daemon: FakeDaemon = FakeDaemon()) throws {
+    init(createsProjects: Bool = true, daemon: FakeDaemon = FakeDaemon(), perMinute: Int? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try Store(path: directory.appendingPathComponent("t.sqlite3").path)
@@ -73,7 +73,7 @@ final class Harness: Sendable {
         let clock = self.clock
         api = API(
             store: store, zone: .utc, createsProjects: createsProjects, now: { clock.now },
-            credentials: FakeCredentials(), daemon: daemon)
+            credentials: FakeCredentials(), daemon: daemon, perMinute: perMinute)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

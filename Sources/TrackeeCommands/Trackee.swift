@@ -1,8 +1,8 @@
 import ArgumentParser
 
 /// The `trackee` command: a time tracker that runs itself.
-struct Trackee: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct Trackee: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "trackee",
         abstract: "Track time from the terminal, from scripts and from automations.",
         discussion: """
@@ -20,8 +20,10 @@ struct Trackee: ParsableCommand {
             Focus.self, Rules.self, Tick.self, Run.self, Simulate.self, CalendarCommand.self, Feed.self, Places.self, Sync.self,
             Tokens.self,
         ])
+
+    public init() {}
 }
 
-enum TrackeeVersion {
-    static let string = "0.1.0"
+public enum TrackeeVersion {
+    public static let string = "0.1.0"
 }

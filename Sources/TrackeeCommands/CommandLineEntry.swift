@@ -9,7 +9,7 @@ extension Trackee {
     /// a line saying where the usage is. `--help`, `--version` and `help
     /// CMD` are ArgumentParser's own. Nothing here runs unless parsing
     /// failed.
-    static func runCommandLine() {
+    public static func runCommandLine() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: ParsableCommand
         do {

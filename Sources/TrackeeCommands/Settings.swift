@@ -1,4 +1,5 @@
 import Foundation
+import TrackeeAPI
 import TrackeeCore
 import Yams
 
@@ -36,6 +37,8 @@ struct Settings {
     var sync: [SyncSetting] = []
     /// How many traces `rules why` keeps per rule.
     var traces = RuleTrace.defaultKept
+    /// The HTTP API's settings; nil: the server is off.
+    var http: HTTPSettings?
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
@@ -142,8 +145,10 @@ struct Settings {
                     settings.sync.append(try SyncSetting.parse(name: nameNode.string ?? "", target, file: file, zone: zone,
                                                                environment: environment))
                 }
+            case "http":
+                settings.http = try HTTPSetting.parse(value, file: file, environment: environment)
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces and sync")
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync and http")
             }
         }
         return settings

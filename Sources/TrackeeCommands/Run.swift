@@ -3,7 +3,10 @@ import Dispatch
 import Logging
 import TrackeeAutomation
 import TrackeeCore
+import TrackeeAPI
 import TrackeeDaemon
+import ServiceLifecycle
+import TrackeeStore
 
 extension Trackee {
     struct Run: ParsableCommand {
@@ -29,6 +32,9 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let environment = session.environment
+                // The server is in trackee-daemon only: hand it the whole
+                // command, same process, same arguments.
+                if session.settings.http != nil && HTTPServing.registered == nil { try HTTPServing.execDaemon() }
                 let level: Logger.Level = verbose ? .debug : .info
                 LoggingSystem.bootstrap { StderrLogHandler(label: $0, environment: environment, level: level) }
                 let logger = Logger(label: "trackee run")
@@ -51,11 +57,15 @@ extension Trackee {
                     }
                 }
                 let drain = sync
+                let server = try session.settings.http.flatMap { http in
+                    try Self.server(http, session: session, store: store, core: core, logger: logger)
+                }
                 Task {
                     do {
-                        let services = await Daemon.standardServices(
+                        var services = await Daemon.standardServices(
                             core: core, watching: directories, sync: drain,
                             desk: Daemon.standardDesk(environment: environment), logger: logger)
+                        if let server { services.append(.init(service: server)) }
                         try await Daemon.run(core: core, services: services, logger: logger)
                     } catch {
                         outcome.failure = "\(error)"
@@ -64,6 +74,23 @@ extension Trackee {
                 }
                 done.wait()
                 if let failure = outcome.failure { throw CommandFailure(message: failure, status: 1) }
+            }
+        }
+
+        /// The HTTP API's service, when the settings have `http:`. A TLS
+        /// file that cannot be used is refused here, before anything runs.
+        static func server(
+            _ http: HTTPSettings, session: Session, store: Store, core: DaemonCore, logger: Logger
+        ) throws -> (any Service)? {
+            guard let make = HTTPServing.registered else { return nil }
+            let context = HTTPServing.Context(
+                settings: http, store: store, zone: session.zone,
+                createsProjects: session.settings.createProjects == .always, weekStart: session.settings.weekStart,
+                core: core, version: TrackeeVersion.string, logger: logger)
+            do {
+                return try make(context)
+            } catch {
+                throw CommandFailure.config("\(http.tlsOrigin ?? Settings.path(environment: session.environment)): \(error)")
             }
         }
 

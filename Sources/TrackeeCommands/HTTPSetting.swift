@@ -1,0 +1,72 @@
+import TrackeeAPI
+import TrackeeCore
+import Yams
+
+/// The settings' `http:` section, read into ``HTTPSettings``. Every value
+/// is checked here, so `trackee run` refuses a bad one at start with the
+/// file and line, like any other setting.
+enum HTTPSetting {
+    static let keys = ["listen", "insecure_plaintext", "tls", "max_connections", "rate_limit", "heartbeat"]
+
+    static func parse(_ node: Node, file: String, environment: [String: String]) throws -> HTTPSettings {
+        var http = HTTPSettings()
+        guard let mapping = node.mapping else {
+            // `http:` alone (null) or `http: {}` turns the server on with the defaults.
+            if node.null != nil { return http }
+            throw Settings.bad(file, node, "http", "a mapping (listen, tls, insecure_plaintext, max_connections, rate_limit, heartbeat)")
+        }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "listen":
+                guard let text = value.string, let (host, port) = HTTPSettings.listenAddress(text) else {
+                    throw Settings.bad(file, value, "http.listen", "HOST:PORT, such as 127.0.0.1:7777 or [::1]:7777")
+                }
+                (http.host, http.port) = (host, port)
+            case "insecure_plaintext":
+                guard let flag = value.flag else { throw Settings.bad(file, value, "http.insecure_plaintext", "true or false") }
+                http.insecurePlaintext = flag
+            case "tls":
+                guard let tls = value.mapping else {
+                    throw Settings.bad(file, value, "http.tls", "a mapping with certificate and key (PEM files)")
+                }
+                for (k, v) in tls {
+                    let sub = k.string ?? ""
+                    guard sub == "certificate" || sub == "key" else {
+                        throw CommandFailure.config(
+                            "\(file):\(Settings.line(k)): unknown key http.tls.\(sub); known keys are certificate and key")
+                    }
+                    guard let text = v.string, !text.isEmpty else {
+                        throw Settings.bad(file, v, "http.tls.\(sub)", "the path of a PEM file")
+                    }
+                    let path = XDGDirectories.expandingHome(text, environment: environment)
+                    if sub == "certificate" { http.certificate = path } else { http.key = path }
+                }
+                http.tlsOrigin = "\(file):\(Settings.line(value))"
+                guard http.certificate != nil, http.key != nil else {
+                    throw CommandFailure.config(
+                        "\(file):\(Settings.line(value)): http.tls needs both certificate and key")
+                }
+            case "max_connections", "rate_limit", "heartbeat":
+                let range = key == "heartbeat" ? 1...3600 : key == "max_connections" ? 1...10_000 : 1...1_000_000
+                guard let text = value.string, let number = Int(text), range.contains(number) else {
+                    throw Settings.bad(file, value, "http.\(key)", "a whole number from \(range.lowerBound) to \(range.upperBound)")
+                }
+                switch key {
+                case "max_connections": http.maxConnections = number
+                case "rate_limit": http.rateLimit = number
+                default: http.heartbeat = number
+                }
+            default:
+                throw CommandFailure.config(
+                    "\(file):\(Settings.line(keyNode)): unknown key http.\(key); known keys are \(keys.joined(separator: ", "))")
+            }
+        }
+        if !http.isLoopback && !http.servesTLS && !http.insecurePlaintext {
+            throw CommandFailure.config(
+                "\(file):\(Settings.line(node)): http.listen is \(http.host), beyond loopback, without tls; "
+                    + "set tls (certificate and key) or insecure_plaintext: true")
+        }
+        return http
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TrackeeAPI
+
+/// One connection: collects each request within the limits, hands it to
+/// ``API/answer(_:)`` off the event loop, and writes the answer; for the
+/// event stream, keeps the response open and writes the hub's frames.
+///
+/// The limits are enforced here, before a route runs: a body larger than
+/// ``HTTPSettings/maxBody`` is refused from its Content-Length (or once a
+/// chunked body passes it) without reading it; a request must arrive
+/// within ``HTTPSettings/requestTimeout`` seconds of the connection or of
+/// the previous answer.
+final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let api: API
+    private let hub: EventHub
+    /// Set when the connection came above the cap: every request gets 503.
+    private let busyLimit: Int?
+    private let opening: String
+
+    private var head: HTTPRequestHead?
+    private var body: ByteBuffer?
+    /// After a refusal that closes the connection: nothing more is read.
+    private var refusing = false
+    private var timer: Scheduled<Void>?
+    private var stream: Int?
+
+    init(api: API, hub: EventHub, busyLimit: Int?, opening: String) {
+        self.api = api
+        self.hub = hub
+        self.busyLimit = busyLimit
+        self.opening = opening
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        if let stream { hub.close(stream) }
+        stream = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusing else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body = nil
+            if let busyLimit {
+                refuse(ServerAnswer.busy(limit: busyLimit), context)
+            } else if let length = requestHead.headers.first(name: "content-length").flatMap({ Int($0) }),
+                      length > HTTPSettings.maxBody
+            {
+                refuse(ServerAnswer.tooLarge(limit: HTTPSettings.maxBody), context)
+            }
+        case .body(var chunk):
+            if body == nil {
+                body = chunk
+            } else {
+                body!.writeBuffer(&chunk)
+            }
+            if body!.readableBytes > HTTPSettings.maxBody {
+                refuse(ServerAnswer.tooLarge(limit: HTTPSettings.maxBody), context)
+            }
+        case .end:
+            timer?.cancel()
+            timer = nil
+            guard let requestHead = head else { return }
+            let request = Self.request(requestHead, body: body)
+            head = nil
+            body = nil
+            let keepAlive = requestHead.isKeepAlive
+            let version = requestHead.version
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            let api = self.api
+            Task {
+                let answer = await api.answer(request)
+                loop.execute {
+                    let (handler, context) = bound.value
+                    handler.respond(answer, version: version, keepAlive: keepAlive, context)
+                }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset connection or a TLS failure: the client is gone or never
+        // spoke HTTP; nothing to answer.
+        context.close(promise: nil)
+    }
+
+    /// The parsed request: path and query split, the query's values decoded.
+    static func request(_ head: HTTPRequestHead, body: ByteBuffer?) -> APIRequest {
+        let uri = head.uri
+        let question = uri.firstIndex(of: "?")
+        let path = String(uri[..<(question ?? uri.endIndex)])
+        var query: [(String, String)] = []
+        if let question {
+            for pair in uri[uri.index(after: question)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                func decoded(_ text: Substring) -> String {
+                    let plain = text.replacingOccurrences(of: "+", with: " ")
+                    return plain.removingPercentEncoding ?? plain
+                }
+                query.append((decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : ""))
+            }
+        }
+        return APIRequest(
+            method: head.method.rawValue, path: path, query: query,
+            headers: head.headers.map { ($0.name, $0.value) },
+            body: body.map { Array($0.readableBytesView) } ?? [])
+    }
+
+    private func respond(_ answer: APIResponse, version: HTTPVersion, keepAlive: Bool, _ context: ChannelHandlerContext) {
+        guard context.channel.isActive, !refusing else { return }
+        var headers = HTTPHeaders(answer.headers)
+        if answer.streamsEvents {
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
+            openStream(context)
+            return
+        }
+        headers.replaceOrAdd(name: "Content-Length", value: "\(answer.body.count)")
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        let status = HTTPResponseStatus(statusCode: answer.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        if !answer.body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+        }
+        if keepAlive {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            arm(context)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Keeps the response open: the opening comment now, then what the
+    /// hub publishes, until the client leaves or the daemon stops.
+    private func openStream(_ context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        let id = hub.open(EventHub.Stream(
+            send: { text in
+                loop.execute {
+                    let (handler, context) = bound.value
+                    handler.write(text, context)
+                }
+            },
+            finish: { last in
+                loop.execute {
+                    let (handler, context) = bound.value
+                    handler.stream = nil
+                    handler.write(last, context)
+                    handler.end(context)
+                }
+            }))
+        guard let id else {
+            write(EventStream.end, context)
+            end(context)
+            return
+        }
+        stream = id
+        write(opening, context)
+    }
+
+    private func write(_ text: String, _ context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        // A reader that does not keep up (its frames pile up past the
+        // channel's high-water mark) is cut off rather than buffered for.
+        guard context.channel.isWritable else {
+            context.close(promise: nil)
+            return
+        }
+        context.writeAndFlush(
+            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+    }
+
+    private func end(_ context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    /// Answers `answer` and closes the connection without reading more of
+    /// it: reading stops, the answer goes out, the write side is shut so
+    /// the client sees the end, and the socket closes a second later (a
+    /// close with unread bytes would reset the connection before the
+    /// client read the answer).
+    private func refuse(_ answer: APIResponse, _ context: ChannelHandlerContext) {
+        refusing = true
+        timer?.cancel()
+        timer = nil
+        head = nil
+        body = nil
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        var headers = HTTPHeaders(answer.headers)
+        headers.replaceOrAdd(name: "Content-Length", value: "\(answer.body.count)")
+        headers.replaceOrAdd(name: "Connection", value: "close")
+        let status = HTTPResponseStatus(statusCode: answer.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Gives the next request ``HTTPSettings/requestTimeout`` seconds to
+    /// arrive whole.
+    private func arm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: .seconds(Int64(HTTPSettings.requestTimeout))) {
+            let (handler, context) = bound.value
+            handler.timer = nil
+            if handler.head != nil {
+                handler.refuse(ServerAnswer.timeout(seconds: HTTPSettings.requestTimeout), context)
+            } else {
+                context.close(promise: nil)
+            }
+        }
+    }
+}

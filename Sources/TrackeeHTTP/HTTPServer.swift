@@ -1,0 +1,168 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import ServiceLifecycle
+import Synchronization
+import TrackeeAPI
+import TrackeeCore
+import TrackeeStore
+
+/// The HTTP API as one more service of `trackee run`: listens where the
+/// settings say, answers through ``API``, and feeds the event streams
+/// from the store. A graceful shutdown ends every stream with an `end`
+/// event, stops listening and closes the connections.
+public struct HTTPServer: Service {
+    let api: API
+    let settings: HTTPSettings
+    let store: Store
+    let zone: Zone
+    let now: @Sendable () -> Instant
+    let version: String
+    let logger: Logger
+
+    public init(
+        api: API, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
+        version: String, logger: Logger
+    ) {
+        self.api = api
+        self.settings = settings
+        self.store = store
+        self.zone = zone
+        self.now = now
+        self.version = version
+        self.logger = logger
+    }
+
+    /// The TLS context of the settings' certificate and key, or the
+    /// sentence saying which file could not be used.
+    public static func tlsContext(_ settings: HTTPSettings) throws(HTTPServerFailure) -> NIOSSLContext? {
+        guard let certificatePath = settings.certificate, let keyPath = settings.key else { return nil }
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
+        } catch {
+            throw HTTPServerFailure("http.tls.certificate \(certificatePath): not a readable PEM certificate (\(error))")
+        }
+        guard !chain.isEmpty else { throw HTTPServerFailure("http.tls.certificate \(certificatePath): holds no certificate") }
+        let key: NIOSSLPrivateKey
+        do {
+            key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
+        } catch {
+            throw HTTPServerFailure("http.tls.key \(keyPath): not a readable PEM private key (\(error))")
+        }
+        do {
+            return try NIOSSLContext(configuration: .makeServerConfiguration(
+                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
+        } catch {
+            throw HTTPServerFailure("http.tls: the certificate and key cannot serve TLS together (\(error))")
+        }
+    }
+
+    public func run() async throws {
+        let tls = try Self.tlsContext(settings)
+        let hub = EventHub()
+        let open = ConnectionCount()
+        let (api, limit) = (api, settings.maxConnections)
+        let opening = EventStream.opening(version: version)
+        // One event-loop thread is plenty: answers are made on the
+        // concurrency pool, and the store writes one at a time anyway.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                let count = open.opened()
+                channel.closeFuture.whenComplete { _ in open.closed() }
+                return channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                    try pipeline.addHandler(
+                        APIHandler(api: api, hub: hub, busyLimit: count > limit ? limit : nil, opening: opening))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw HTTPServerFailure("http: cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
+        let port = channel.localAddress?.port ?? settings.port
+        let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+        logger.info("http: listening on \(tls == nil ? "http" : "https")://\(shownHost):\(port)")
+        if !settings.isLoopback && tls == nil {
+            logger.warning(
+                "http: listening on \(shownHost):\(port) without TLS (insecure_plaintext: true); tokens cross the network in clear")
+        }
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { await feed(hub) }
+                tasks.addTask { await beat(hub) }
+            }
+        }
+        hub.end(with: EventStream.end)
+        try? await channel.close()
+        // Give the streams' last frames and the answers in progress a
+        // moment to go out before the connections are closed under them.
+        try? await Task.sleep(for: .milliseconds(100))
+        try? await group.shutdownGracefully()
+        logger.info("http: stopped")
+    }
+
+    /// Publishes what the store records, as it records it.
+    private func feed(_ hub: EventHub) async {
+        guard let watch = StoreWatch(storePath: store.path) else {
+            logger.warning("http: cannot watch \(store.path) with inotify; the event stream sends heartbeats only")
+            return
+        }
+        defer { watch.stop() }
+        var cursor: EventStream.Cursor
+        do {
+            cursor = try EventStream.end(of: store)
+        } catch {
+            logger.error("http: the event stream cannot read the store: \(error)")
+            return
+        }
+        for await _ in watch.changes {
+            do {
+                let frames = try EventStream.frames(after: &cursor, store: store, zone: zone, now: now())
+                hub.publish(frames)
+            } catch {
+                logger.error("http: the event stream cannot read the store: \(error)")
+            }
+        }
+    }
+
+    private func beat(_ hub: EventHub) async {
+        while (try? await Task.sleep(for: .seconds(settings.heartbeat))) != nil {
+            hub.publish([EventStream.heartbeat])
+        }
+    }
+}
+
+/// The connections open now, against `max_connections`.
+final class ConnectionCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more; returns the count with it.
+    func opened() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
+
+    func closed() {
+        count.withLock { $0 -= 1 }
+    }
+}
+
+/// Why the server could not start: one sentence naming the setting.
+public struct HTTPServerFailure: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,26 @@
+import TrackeeAPI
+import TrackeeCommands
+import TrackeeCore
+import TrackeeHTTP
+import TrackeeStore
+
+/// `trackee-daemon`: every command of `trackee`, with the HTTP API's
+/// server registered, so its `run` serves `http:`.
+enum DaemonEntry {
+    static func main() {
+        HTTPServing.register { context in
+            let store = context.store
+            let now: @Sendable () -> Instant = { SystemClock.now() }
+            let api = API(
+                store: store, zone: context.zone, createsProjects: context.createsProjects, weekStart: context.weekStart,
+                now: now, credentials: StoreCredentials(store: store, now: now), daemon: context.core,
+                perMinute: context.settings.rateLimit)
+            // A TLS file that cannot be used is refused before anything runs.
+            _ = try HTTPServer.tlsContext(context.settings)
+            return HTTPServer(
+                api: api, settings: context.settings, store: store, zone: context.zone, now: now,
+                version: context.version, logger: context.logger)
+        }
+        Trackee.runCommandLine()
+    }
+}

@@ -1,0 +1,2 @@
+// The entry point only; see DaemonEntry.
+DaemonEntry.main()
