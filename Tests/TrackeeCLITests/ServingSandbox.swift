@@ -25,12 +25,13 @@ final class ServingSandbox {
         }
         let daemon = try sandbox.launch(["run"], environment: Self.realClock)
         var found: String?
-        let prefix = "trackee run: http: listening on "
+        // "trackee run: info: http: listening on http://127.0.0.1:41234"
+        let marker = "http: listening on "
         _ = await eventually(within: 60) {
-            guard let line = daemon.stderrSoFar.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
-                return !daemon.process.isRunning
-            }
-            found = String(line.dropFirst(prefix.count))
+            guard let line = daemon.stderrSoFar.split(separator: "\n").first(where: { $0.contains(marker) }),
+                  let at = line.range(of: marker)
+            else { return !daemon.process.isRunning }
+            found = String(line[at.upperBound...])
             return true
         }
         guard let found else {
