@@ -79,10 +79,12 @@ import Yams
         Self.expectDocumented("POST", "/v1/stop", fields: Set(stopBody.keys), "home-assistant.yaml trackee_stop", api)
 
         let state = try #require(root["sensor"]?.sequence?.first?["value_template"]?.string)
-        let idle = #"{"running":null,"today_seconds":0,"week_seconds":0}"#
+        let idle = #"{"today_seconds":0,"week_seconds":0}"#
+        let null = #"{"running":null,"today_seconds":0,"week_seconds":0}"#
         let docs = #"{"running":{"id":1,"project":"Docs","running":true},"elapsed_seconds":60,"today_seconds":60,"week_seconds":60}"#
         let none = #"{"running":{"id":1,"project":null,"running":true},"elapsed_seconds":60,"today_seconds":60,"week_seconds":60}"#
         #expect(try HomeAssistantTemplate.render(state, [:], valueJSON: idle) == "idle")
+        #expect(try HomeAssistantTemplate.render(state, [:], valueJSON: null) == "idle")
         #expect(try HomeAssistantTemplate.render(state, [:], valueJSON: docs) == "Docs")
         #expect(try HomeAssistantTemplate.render(state, [:], valueJSON: none) == "(no project)")
     }

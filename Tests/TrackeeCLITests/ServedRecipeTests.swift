@@ -123,10 +123,13 @@ import Yams
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         let script = Process()
-        // In a process group of its own, so the test can end the script and
-        // its curl together, as waybar does when it stops.
+        // In a session of its own, whose leader (the script, once exec'd)
+        // says its pid, so the test can end the script and its curl
+        // together, as waybar does when it stops.
+        let pidFile = s.sandbox.path("waybar.pid")
         script.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        script.arguments = ["/bin/sh", HTTPRecipeTests.folder.appendingPathComponent("waybar/trackee-waybar.sh").path]
+        script.arguments = ["/bin/sh", "-c", "echo $$ > \"$0\"; exec /bin/sh \"$1\"", pidFile,
+                            HTTPRecipeTests.folder.appendingPathComponent("waybar/trackee-waybar.sh").path]
         script.environment = [
             "PATH": "/usr/bin:/bin", "HOME": s.sandbox.path("home"), "TRACKEE_URL": s.url, "TRACKEE_TOKEN_FILE": tokenFile,
         ]
@@ -135,7 +138,13 @@ import Yams
         script.standardInput = FileHandle.nullDevice
         try script.run()
         try out.close()
-        defer { kill(-script.processIdentifier, SIGKILL) }
+        var group: pid_t = 0
+        #expect(await eventually(within: 30) {
+            group = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            return group > 0
+        })
+        defer { if group > 0 { kill(-group, SIGKILL) } }
         func lines() -> [String] {
             ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
@@ -144,7 +153,8 @@ import Yams
         #expect(lines() == [#"{"text":"idle","alt":"status","class":"idle","tooltip":"no timer runs"}"#])
         // The start must come once the script follows the stream: its curl
         // holds the only established connection to trackee's port.
-        #expect(await eventually(within: 30) { establishedConnections(toPort: s.port) == 1 })
+        #expect(await eventually(within: 30) { establishedConnections(toPort: s.port) == 1 },
+                "\(establishedConnections(toPort: s.port)) connections to \(s.port): \((try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? "")")
         await pause(0.3)
         let start = try s.trackee("start", "-p", "Docs")
         #expect(start.status == 0, "\(start)")
@@ -162,7 +172,8 @@ import Yams
         #expect(await eventually(within: 10) { lines().count >= 4 })
         #expect(lines().dropFirst(3).first
             == #"{"text":"off","alt":"offline","class":"offline","tooltip":"trackee does not answer at \#(s.url)"}"#)
-        kill(-script.processIdentifier, SIGTERM)
+        #expect(kill(-group, SIGTERM) == 0)
+        #expect(await eventually(within: 10) { kill(group, 0) != 0 })
         await script.ended()
     }
 }
