@@ -672,8 +672,11 @@ import Testing
             .filter { [".sh", ".yaml", ".service", ".gpx", ".nmea"].contains(where: $0.hasSuffix) }
             .sorted()
         // trackee-gps.sh, trackee-gps.service and walk-to-office.nmea are
-        // run against real gpsd in FeedPipelineTests.
+        // run against real gpsd in FeedPipelineTests; the HTTP recipes in
+        // HTTPRecipeTests and ServedRecipeTests.
         #expect(files == [
+            "http/home-assistant.yaml",
+            "http/waybar/trackee-waybar.sh",
             "location/walk-to-office.gpx",
             "location/walk-to-office.nmea",
             "rules/desk.yaml",
