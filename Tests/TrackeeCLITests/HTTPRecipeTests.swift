@@ -225,6 +225,7 @@ import Yams
         let script = try Self.text("waybar/trackee-waybar.sh")
         let api = try APIReference.load()
         Self.expectDocumented("GET", "/v1/status", "trackee-waybar.sh", api)
+        Self.expectDocumented("GET", "/v1/events/stream", "trackee-waybar.sh", api)
         #expect(script.contains("fetch /v1/status"))
         #expect(script.contains("fetch /v1/events/stream"))
     }
