@@ -20,6 +20,10 @@ BIN = .build/release/trackee
 # of its own (the static build's flags would rebuild everything) and put
 # next to trackee.
 SYNC_BIN = .build/release/trackee-sync
+# trackee-daemon is trackee with the HTTP API's server (SwiftNIO) linked
+# in, fully static like trackee; `trackee run` execs it when the settings
+# have `http:`. Only it pays NIO's start-up cost (see BENCHMARKS.md).
+DAEMON_BIN = .build/release/trackee-daemon
 
 .PHONY: all deps build build-trackee demo test bench conformance install uninstall clean
 
@@ -29,6 +33,7 @@ deps:
 	@scripts/install-deps.sh
 
 build: build-trackee
+	$(SWIFT) build $(RELEASE_FLAGS) --product trackee-daemon
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
 
@@ -55,10 +60,11 @@ demo: deps
 # (the fake Clockify and Toggl Track servers in Tests/Servers); dbus-daemon
 # and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
 # against a private dbus-daemon; libdbus-1-dev itself is a build package);
-# and for the HTTP recipes, curl, nginx and openssl (the reverse-proxy
-# recipe run for real) and python3-jinja2 (Home Assistant's templates).
+# curl and openssl (the HTTP tests' client, and their TLS certificate);
+# and for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
+# and python3-jinja2 (Home Assistant's templates).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
-	curl nginx openssl python3-jinja2
+	curl openssl nginx python3-jinja2
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
@@ -87,7 +93,7 @@ test: deps
 
 bench: build
 	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl \
-		dbus-daemon python3-dbusmock
+		dbus-daemon python3-dbusmock wrk
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
@@ -103,6 +109,8 @@ bench: build
 	@bench/location/run.sh $(BIN)
 	@echo "== sync: pushing 10,000 queued entries to a local Clockify fake that answers at once"
 	@bench/sync/run.sh $(BIN)
+	@echo "== the HTTP API: keyed POST /v1/start and GET /v1/status with wrk at 32 connections, beside trackee start as a process per intent; the daemon's idle memory"
+	@bench/http/run.sh $(BIN)
 	@echo "== trackee run's service group through a week on a manual clock, alone (target: under 2 s in all)"
 	@$(SWIFT) build $(DEBUG_FLAGS) --build-tests
 	@$(SWIFT) test --skip-build --filter RunWeekTests 2>&1 | grep -E "a week of|passed|failed"
@@ -120,11 +128,11 @@ conformance: deps
 	$(CONFORMANCE_VENV)/bin/python scripts/conformance.py .build/debug/trackee
 	$(CONFORMANCE_VENV)/bin/python scripts/random-rules.py .build/debug/trackee
 
-# `make install` builds the release binaries first. Given BIN and SYNC_BIN
-# on the command line it installs those as they are, without building (the
+# `make install` builds the release binaries first. Given BIN, SYNC_BIN and
+# DAEMON_BIN on the command line it installs those as they are, without building (the
 # install test passes the debug binaries, so `make test` needs no release
 # build).
-INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN)),$(BIN) $(SYNC_BIN),build)
+INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN) $(origin DAEMON_BIN)),$(BIN) $(SYNC_BIN) $(DAEMON_BIN),build)
 # The installed binaries lose their debug sections but keep the symbol
 # table, so Swift's crash backtraces, gdb and perf still name functions
 # (`strip` would save another 19 MB on trackee and leave bare addresses;
@@ -133,7 +141,7 @@ STRIP_DEBUG = objcopy --strip-debug
 BASH_COMPLETION = share/bash-completion/completions/trackee
 ZSH_COMPLETION = share/zsh/site-functions/_trackee
 FISH_COMPLETION = share/fish/vendor_completions.d/trackee.fish
-INSTALLED = bin/trackee bin/trackee-sync share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
+INSTALLED = bin/trackee bin/trackee-sync bin/trackee-daemon share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
 	$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
 
 install: $(INSTALL_NEEDS)
@@ -141,6 +149,8 @@ install: $(INSTALL_NEEDS)
 	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee
 	install -D -m 0755 $(SYNC_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-sync
 	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-sync
+	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-daemon
+	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-daemon
 	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
 	install -D -m 0644 man/trackee-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 	install -d $(dir $(addprefix $(DESTDIR)$(PREFIX)/,$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)))

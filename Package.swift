@@ -144,6 +144,13 @@ let package = Package(
         .testTarget(name: "TrackeeLocationTests", dependencies: ["TrackeeCore", "TrackeeLocation", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeeStoreTests", dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TrackeeSyncTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync", "TrackeeTestSupport"]),
+        // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
+        // under keyed requests, fuzzed requests; the built `trackee run`
+        // against Python clients (Clients/).
+        .testTarget(
+            name: "TrackeeHTTPLoadTests",
+            dependencies: ["TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Clients"]),
         .testTarget(
             name: "TrackeeCLITests",
             dependencies: [
@@ -151,6 +158,12 @@ let package = Package(
                 // The Home Assistant recipe's YAML, read as Home Assistant does.
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // The HTTP API through the real daemon and real clients (curl,
+        // Python's http.client); Clients/ holds the Python ones.
+        .testTarget(
+            name: "TrackeeHTTPTests",
+            dependencies: ["TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Clients"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,7 @@ import TrackeeStore
 /// the settings, execs `trackee-daemon` in its place.
 public enum HTTPServing {
     /// What the server is made from.
-    public struct Context: Sendable {
+    public final class Context: Sendable {
         public let settings: HTTPSettings
         public let store: Store
         public let zone: Zone
@@ -24,6 +24,20 @@ public enum HTTPServing {
         public let core: DaemonCore
         public let version: String
         public let logger: Logger
+
+        init(
+            settings: HTTPSettings, store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday, core: DaemonCore,
+            version: String, logger: Logger
+        ) {
+            self.settings = settings
+            self.store = store
+            self.zone = zone
+            self.createsProjects = createsProjects
+            self.weekStart = weekStart
+            self.core = core
+            self.version = version
+            self.logger = logger
+        }
     }
 
     /// Makes the server's service; throws the sentence of a setting it

@@ -22,6 +22,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let busyLimit: Int?
     private let opening: String
 
+    private let progress: RequestBytes
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     /// After a refusal that closes the connection: nothing more is read.
@@ -29,7 +30,8 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     private var stream: Int?
 
-    init(api: API, hub: EventHub, busyLimit: Int?, opening: String) {
+    init(api: API, hub: EventHub, busyLimit: Int?, opening: String, progress: RequestBytes) {
+        self.progress = progress
         self.api = api
         self.hub = hub
         self.busyLimit = busyLimit
@@ -78,6 +80,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             timer?.cancel()
             timer = nil
+            progress.started = false
             guard let requestHead = head else { return }
             let request = Self.request(requestHead, body: body)
             head = nil
@@ -218,9 +221,10 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
             context.close(mode: .output, promise: nil)
-            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
-                context.close(promise: nil)
-            }
+        }
+        // Closed a second later whatever became of the answer.
+        context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
+            context.close(promise: nil)
         }
     }
 
@@ -232,11 +236,59 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         timer = context.eventLoop.scheduleTask(in: .seconds(Int64(HTTPSettings.requestTimeout))) {
             let (handler, context) = bound.value
             handler.timer = nil
+            let answer = ServerAnswer.timeout(seconds: HTTPSettings.requestTimeout)
             if handler.head != nil {
-                handler.refuse(ServerAnswer.timeout(seconds: HTTPSettings.requestTimeout), context)
+                handler.refuse(answer, context)
+            } else if handler.progress.started {
+                // Half a head: the HTTP handlers have no request to answer,
+                // so the 408 goes out beneath them.
+                handler.refusing = true
+                handler.progress.answerAndClose(answer)
             } else {
                 context.close(promise: nil)
             }
+        }
+    }
+}
+
+/// Notes whether bytes of a next request have arrived, which the HTTP
+/// decoder does not tell until the whole head is there: a client that sent
+/// half a head and stopped gets a 408 before the close, one that sent
+/// nothing only the close. In front of the HTTP decoder (after TLS),
+/// passing everything through; the 408 is written from here, beneath the
+/// HTTP handlers, which have no request to answer.
+final class RequestBytes: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Set by the first bytes of a request, cleared when it has arrived whole.
+    var started = false
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        started = true
+        context.fireChannelRead(data)
+    }
+
+    /// Writes `answer` as HTTP/1.1 bytes and closes the connection.
+    func answerAndClose(_ answer: APIResponse) {
+        guard let context else { return }
+        var text = "HTTP/1.1 \(answer.status) \(HTTPResponseStatus(statusCode: answer.status).reasonPhrase)\r\n"
+        for (name, value) in answer.headers { text += "\(name): \(value)\r\n" }
+        text += "Content-Length: \(answer.body.count)\r\nConnection: close\r\n\r\n"
+        var buffer = context.channel.allocator.buffer(string: text)
+        buffer.writeBytes(answer.body)
+        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
         }
     }
 }

@@ -79,9 +79,11 @@ public struct HTTPServer: Service {
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    let progress = RequestBytes()
+                    try pipeline.addHandler(progress)
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-                    try pipeline.addHandler(
-                        APIHandler(api: api, hub: hub, busyLimit: count > limit ? limit : nil, opening: opening))
+                    try pipeline.addHandler(APIHandler(
+                        api: api, hub: hub, busyLimit: count > limit ? limit : nil, opening: opening, progress: progress))
                 }
             }
         let channel: any Channel

@@ -1,4 +1,5 @@
 import Foundation
+import TrackeeTestSupport
 
 /// Sources/TrackeeAPI/openapi.json, the API's reference, read the way a
 /// recipe uses it: which method and path pairs exist, and which fields a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// The one-shot automation commands against the built binary: rules
 /// check and next, tick, focus and simulate.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `do: [stop]` and `- cancel`, the bare actions, through the built binary:
 /// they load and fire like `stop: {}` and `cancel: {}`, and any other bare

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// Calendars as trackee reads them, against the built binary: `trackee
 /// calendar list`, the errors a calendar or a calendar trigger can give,
@@ -745,31 +746,10 @@ enum ICS {
 }
 
 extension Sandbox {
-    /// Writes `text` to a file of the sandbox (`relative` to its root),
-    /// creating the folders on the way; returns the file's path.
-    @discardableResult
-    func write(_ text: String, to relative: String) throws -> String {
-        try write(bytes: Array(text.utf8), to: relative)
-    }
-
-    @discardableResult
-    func write(bytes: [UInt8], to relative: String) throws -> String {
-        let file = path(relative)
-        try FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
     /// Every entry of `trackee log --json` at `now`, newest first.
     func loggedEntries(at now: String) throws -> JSONValue {
         let log = try run(["log", "--json"], now: now)
         #expect(log.status == 0, "\(log)")
         return .array(try log.json()["days"].elements.flatMap(\.["entries"].elements))
     }
-}
-
-/// A JSON literal, for comparing whole documents.
-func parsedJSON(_ text: String) throws -> JSONValue {
-    try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
 }

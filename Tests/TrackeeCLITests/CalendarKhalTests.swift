@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 extension CalendarCommandTests {
     /// khal, a calendar program people really keep their vdir calendars

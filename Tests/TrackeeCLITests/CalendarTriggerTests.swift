@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TrackeeTestSupport
 
 extension CalendarCommandTests {
     /// Calendar triggers firing through `trackee tick` with the clock

@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// Colour needs a terminal: with NO_COLOR unset and a colour TERM, output
 /// to a file or pipe is still plain text.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// Many processes on one store at once.
 @Suite struct ConcurrencyTests {

@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// `trackee continue [ENTRY]` and a bare `trackee start`, through the
 /// built binary.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `delete`, `clients delete` and `undo` of every kind of change.
 @Suite struct DeleteUndoTests {

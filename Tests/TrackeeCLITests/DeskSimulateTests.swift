@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `simulate` with an events file of every desk kind, through the desk
 /// recipe: idleness reaches its length at since + 10m inside the window,

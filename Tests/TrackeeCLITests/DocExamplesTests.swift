@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// The examples of README.md, recipes/README.md, trackee(1) and
 /// trackee-rules(5) run as shown, against the built binary, in

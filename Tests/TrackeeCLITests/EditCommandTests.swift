@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// `trackee edit`: moving the running start, changing finished entries,
 /// and what it refuses.

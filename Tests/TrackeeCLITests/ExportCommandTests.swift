@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `trackee export` through the binary: exact bytes for every format.
 @Suite struct ExportCommandTests {

@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// What `feed` counts: `fixes` holds every fix the lines had, whatever
 /// became of it, and `transitions` only the crossings a rule waits for,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// A regular file of 4 MB or more is decoded on a second thread
 /// (`FeedReadAhead`); the same bytes through a pipe are read line by line

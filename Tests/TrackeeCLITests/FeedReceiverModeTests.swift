@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// A receiver in simulator mode or dead reckoning, end to end through
 /// `trackee feed`: its fixes move nobody and are counted under their own

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// A receiver that reports ten fixes a second, end to end through
 /// `trackee feed`: every fix newer to the millisecond is used, a repeated

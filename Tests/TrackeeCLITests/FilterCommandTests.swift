@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// `--from`, `--to`, `--project`, `--client` and `--tag` on `log`,
 /// `summary` and `tags`, through the built binary; `summary --by tag`

@@ -1,4 +1,5 @@
 import Foundation
+import TrackeeTestSupport
 import Testing
 import Yams
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `trackee history` (why a timer started or stopped) and `add --key`,
 /// through the built binary.

@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// start, stop, cancel and idempotency keys, through the built binary.
 @Suite struct IntentCommandTests {

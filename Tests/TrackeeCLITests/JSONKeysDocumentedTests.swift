@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// Every key a command's `--json` prints is listed for that command in
 /// trackee(1), JSON OUTPUT, "Keys by command", and every key listed there

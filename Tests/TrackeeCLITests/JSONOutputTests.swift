@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// Every command's `--json` output is one line of JSON with the
 /// documented top-level fields.

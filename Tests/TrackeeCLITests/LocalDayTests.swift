@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// Entries belong to the local day they start on; day totals clip entries
 /// to local midnight; days around a daylight-saving change have 23 or 25

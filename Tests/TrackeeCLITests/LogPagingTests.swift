@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// `trackee log` pages: newest first, `--before` continues exactly where
 /// the previous page stopped.

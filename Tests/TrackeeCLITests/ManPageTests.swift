@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// man/trackee.1 describes the command line the binary really has. The
 /// commands and options are read from the built binary's `help`, so a new

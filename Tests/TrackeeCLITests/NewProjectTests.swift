@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// A typo must not create a project: `create_projects` decides what a
 /// project name that does not exist does, `--new-project` says yes for one

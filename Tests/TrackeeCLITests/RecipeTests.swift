@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// Every file in recipes/ works with the trackee it ships with: the rule
 /// files load and do what their comments say on a throwaway store, and the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// Input trackee refuses: one sentence on stderr, the documented status
 /// (1 refused, 64 usage), and not a byte written to the store.

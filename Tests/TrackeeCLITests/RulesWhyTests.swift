@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `trackee rules why` and `simulate --why` against the built binary: a
 /// firing with its intent's outcome, a false condition, a `max_late` skip,

@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// `simulate --json` prints the whole dry run as one object, not the text.
 @Suite struct SimulateJSONTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// Where the store file goes, who may read it, and what trackee leaves
 /// beside it.

@@ -1,4 +1,5 @@
 import Testing
+import TrackeeTestSupport
 
 /// `trackee summary` over a day, week, month and range, by project and by
 /// client, with amounts from hourly rates.

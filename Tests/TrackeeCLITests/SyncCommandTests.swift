@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// The settings' sync: section and the outbox it feeds, through the built
 /// binary: what is queued by which command, `sync status`, `sync

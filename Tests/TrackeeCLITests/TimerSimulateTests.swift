@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// `simulate` plays `running_for` edges on the simulated store: they come
 /// from the timer the simulation itself started.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TrackeeTestSupport
 
 /// `trackee tokens`: the secret is printed once, by `add`, and then by
 /// nothing: no other command's output and no file of the store.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TrackeeTestSupport
 
 /// Stores trackee cannot use: missing or unwritable directories, files
 /// that are not SQLite, damaged databases. Each fails with status 2, one

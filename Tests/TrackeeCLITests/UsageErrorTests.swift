@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 /// A command line the parser cannot read is reported as trackee(1) says:
 /// one line starting with `trackee:` that names what is wrong (the

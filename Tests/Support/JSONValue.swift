@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A key that is not there reads as `.absent`, which is how trackee
 /// writes a field with no value (it omits it).
-enum JSONValue: Equatable, Decodable, CustomStringConvertible {
+public enum JSONValue: Equatable, Decodable, CustomStringConvertible {
     case absent
     case null
     case bool(Bool)
@@ -14,7 +14,7 @@ enum JSONValue: Equatable, Decodable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null
@@ -31,39 +31,39 @@ enum JSONValue: Equatable, Decodable, CustomStringConvertible {
         }
     }
 
-    subscript(key: String) -> JSONValue {
+    public subscript(key: String) -> JSONValue {
         if case .object(let o) = self { return o[key] ?? .absent }
         return .absent
     }
 
-    subscript(index: Int) -> JSONValue {
+    public subscript(index: Int) -> JSONValue {
         if case .array(let a) = self, a.indices.contains(index) { return a[index] }
         return .absent
     }
 
     /// The elements of an array; empty for anything else.
-    var elements: [JSONValue] {
+    public var elements: [JSONValue] {
         if case .array(let a) = self { return a }
         return []
     }
 
     /// The keys of an object, sorted.
-    var keys: [String] {
+    public var keys: [String] {
         if case .object(let o) = self { return o.keys.sorted() }
         return []
     }
 
-    var int: Int64? {
+    public var int: Int64? {
         if case .number(let n) = self, n == n.rounded() { return Int64(n) }
         return nil
     }
 
-    var string: String? {
+    public var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .absent: "(absent)"
         case .null: "null"
@@ -79,9 +79,9 @@ enum JSONValue: Equatable, Decodable, CustomStringConvertible {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
-    init(stringLiteral value: String) { self = .string(value) }
-    init(integerLiteral value: Int) { self = .number(Double(value)) }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    init(nilLiteral: ()) { self = .null }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(nilLiteral: ()) { self = .null }
 }

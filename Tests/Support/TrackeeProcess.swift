@@ -1,23 +1,21 @@
 import Foundation
-import Testing
-import TrackeeTestSupport
 
 /// The built `trackee` executable: `$TRACKEE_BIN` if set, else
 /// `.build/debug/trackee` in this package.
-enum TrackeeBinary {
-    struct Missing: Error, CustomStringConvertible {
-        var path: String
-        var description: String {
+public enum TrackeeBinary {
+    public struct Missing: Error, CustomStringConvertible {
+        public var path: String
+        public var description: String {
             "the trackee binary is missing at \(path); run `swift build` first or set TRACKEE_BIN to the executable"
         }
     }
 
-    static func path() throws -> String {
+    public static func path() throws -> String {
         let path: String
         if let explicit = ProcessInfo.processInfo.environment["TRACKEE_BIN"], !explicit.isEmpty {
             path = explicit
         } else {
-            // #filePath is <root>/Tests/TrackeeCLITests/TrackeeProcess.swift.
+            // #filePath is <root>/Tests/Support/TrackeeProcess.swift.
             path = URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent(".build/debug/trackee").path
@@ -28,40 +26,40 @@ enum TrackeeBinary {
 }
 
 /// What one finished `trackee` process did.
-struct TrackeeRun: CustomStringConvertible {
-    var arguments: [String]
-    var status: Int32
-    var stdoutData: Data
-    var stderr: String
+public struct TrackeeRun: CustomStringConvertible {
+    public var arguments: [String]
+    public var status: Int32
+    public var stdoutData: Data
+    public var stderr: String
 
-    var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
+    public var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
 
     /// Standard output split into lines, without the final newline.
-    var lines: [String] {
+    public var lines: [String] {
         var text = stdout
         if text.hasSuffix("\n") { text.removeLast() }
         return text.isEmpty ? [] : text.components(separatedBy: "\n")
     }
 
     /// Standard output parsed as one JSON document.
-    func json() throws -> JSONValue {
+    public func json() throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: stdoutData)
     }
 
-    var description: String {
+    public var description: String {
         "trackee \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)"
     }
 }
 
 /// A started `trackee` process whose output goes to files, so any number
 /// can run at once without pipes filling up.
-final class RunningTrackee {
-    let process: Process
-    let arguments: [String]
-    let stdoutURL: URL
-    let stderrURL: URL
+public final class RunningTrackee {
+    public let process: Process
+    public let arguments: [String]
+    public let stdoutURL: URL
+    public let stderrURL: URL
 
-    init(process: Process, arguments: [String], stdoutURL: URL, stderrURL: URL) {
+    public init(process: Process, arguments: [String], stdoutURL: URL, stderrURL: URL) {
         self.process = process
         self.arguments = arguments
         self.stdoutURL = stdoutURL
@@ -69,22 +67,22 @@ final class RunningTrackee {
     }
 
     /// What the process wrote to stderr so far.
-    var stderrSoFar: String {
+    public var stderrSoFar: String {
         String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self)
     }
 
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// Kills the process if it still runs, so a failed test leaves none.
-    func stop() {
+    public func stop() {
         if process.isRunning { signal(SIGKILL) }
     }
 
     /// Waits for the process to end, holding the thread: for commands,
     /// which work the whole time.
-    func wait() throws -> TrackeeRun {
+    public func wait() throws -> TrackeeRun {
         process.waitUntilExit()
         let out = try Data(contentsOf: stdoutURL)
         let err = try Data(contentsOf: stderrURL)
@@ -98,7 +96,7 @@ final class RunningTrackee {
 extension RunningTrackee {
     /// Waits for the process to end without holding a thread: for daemons
     /// and feeds, which mostly wait themselves.
-    func finish() async throws -> TrackeeRun {
+    public func finish() async throws -> TrackeeRun {
         await process.ended()
         return try wait()
     }
@@ -116,14 +114,14 @@ extension RunningTrackee {
 /// let r = try t.run("start", "-p", "Docs")
 /// #expect(r.lines == ["created project \"Docs\"", "started Docs at 10:00"])
 /// ```
-final class Sandbox {
-    let root: URL
-    let zone: String
-    var now: String
+public final class Sandbox {
+    public let root: URL
+    public let zone: String
+    public var now: String
     private let binary: String
     private let io: URL
 
-    init(zone: String = "Europe/Prague", now: String = "2026-11-20 12:00", createProjects: String? = "always") throws {
+    public init(zone: String = "Europe/Prague", now: String = "2026-11-20 12:00", createProjects: String? = "always") throws {
         binary = try TrackeeBinary.path()
         self.zone = zone
         self.now = now
@@ -142,12 +140,12 @@ final class Sandbox {
     deinit { try? FileManager.default.removeItem(at: root) }
 
     /// The store every command uses unless told otherwise (via TRACKEE_STORE).
-    var storePath: String { root.appendingPathComponent("store/trackee.sqlite3").path }
+    public var storePath: String { root.appendingPathComponent("store/trackee.sqlite3").path }
 
-    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    public func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// The environment every run starts from; nothing is inherited.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         [
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": path("home"),
@@ -164,18 +162,18 @@ final class Sandbox {
     /// Runs `trackee` with `arguments` and waits for it. `now` overrides
     /// the sandbox clock for this run; `environment` entries set to nil
     /// are removed.
-    func run(_ arguments: String..., now: String? = nil, environment: [String: String?] = [:]) throws -> TrackeeRun {
+    public func run(_ arguments: String..., now: String? = nil, environment: [String: String?] = [:]) throws -> TrackeeRun {
         try launch(arguments, now: now, environment: environment).wait()
     }
 
-    func run(_ arguments: [String], now: String? = nil, environment: [String: String?] = [:],
+    public func run(_ arguments: [String], now: String? = nil, environment: [String: String?] = [:],
              via prefix: [String] = []) throws -> TrackeeRun {
         try launch(arguments, now: now, environment: environment, via: prefix).wait()
     }
 
     /// Starts `trackee` without waiting; `prefix` runs it through another
     /// program such as setpriv.
-    func launch(_ arguments: [String], now: String? = nil, environment overrides: [String: String?] = [:],
+    public func launch(_ arguments: [String], now: String? = nil, environment overrides: [String: String?] = [:],
                 via prefix: [String] = [], input: Pipe? = nil) throws -> RunningTrackee {
         var env = environment
         if let now { env["TRACKEE_NOW"] = now }
@@ -209,18 +207,18 @@ final class Sandbox {
     }
 
     /// The whole content of a file.
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+    public func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     /// What a store looks like on disk: the names in its directory and the
     /// bytes of the database and its write-ahead log. The -shm index is
     /// left out: SQLite rewrites it on every read.
-    struct StoreFiles: Equatable {
-        var names: [String]
-        var database: Data?
-        var wal: Data?
+    public struct StoreFiles: Equatable {
+        public var names: [String]
+        public var database: Data?
+        public var wal: Data?
     }
 
-    func storeFiles(_ path: String? = nil) -> StoreFiles {
+    public func storeFiles(_ path: String? = nil) -> StoreFiles {
         let path = path ?? storePath
         return StoreFiles(
             names: listing((path as NSString).deletingLastPathComponent),
@@ -228,23 +226,23 @@ final class Sandbox {
     }
 
     /// The names in a directory of the sandbox (or anywhere), sorted.
-    func listing(_ directory: String) -> [String] {
+    public func listing(_ directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     }
 
     /// The permission bits of a file or directory.
-    func mode(_ path: String) throws -> Int {
+    public func mode(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 }
 
 /// `trackee: <sentence>\n`, the one line a failing command writes.
-func failure(_ sentence: String) -> String { "trackee: \(sentence)\n" }
+public func failure(_ sentence: String) -> String { "trackee: \(sentence)\n" }
 
 /// Runs another program (khal, make) to its end, its output through files
 /// so neither pipe can fill up.
-func runProgram(_ executable: String, _ arguments: [String], environment: [String: String], in directory: URL)
+public func runProgram(_ executable: String, _ arguments: [String], environment: [String: String], in directory: URL)
     throws -> (status: Int32, stdout: String, stderr: String)
 {
     let out = directory.appendingPathComponent("run-\(UUID().uuidString).out")
