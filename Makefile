@@ -60,8 +60,11 @@ demo: deps
 # (the fake Clockify and Toggl Track servers in Tests/Servers); dbus-daemon
 # and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
 # against a private dbus-daemon; libdbus-1-dev itself is a build package);
-# curl and openssl (the HTTP tests' client, and their TLS certificate).
-TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock curl openssl
+# curl and openssl (the HTTP tests' client, and their TLS certificate);
+# and for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
+# and python3-jinja2 (Home Assistant's templates).
+TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
+	curl openssl nginx python3-jinja2
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks

@@ -155,6 +155,8 @@ let package = Package(
             name: "TrackeeCLITests",
             dependencies: [
                 "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // The Home Assistant recipe's YAML, read as Home Assistant does.
+                .product(name: "Yams", package: "Yams"),
             ]),
         // The HTTP API through the real daemon and real clients (curl,
         // Python's http.client); Clients/ holds the Python ones.

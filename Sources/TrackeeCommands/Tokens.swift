@@ -10,8 +10,8 @@ extension Trackee {
             discussion: """
                 Each phone, hub or script gets its own token, limited to the scopes it needs. \
                 The store keeps only a hash of a token: `tokens add` prints it once, and nothing \
-                shows it again. (The server that will take them in `trackee run` is not in this \
-                build yet.)
+                shows it again. `trackee run` takes them when its settings have `http:` (see \
+                ENDPOINTS in `man trackee`).
                 """,
             subcommands: [Add.self, List.self, Revoke.self])
 

@@ -54,6 +54,12 @@ import TrackeeTestSupport
         "$ trackee sync backfill work --from 2026-11-01 --to now": "needs a Clockify token (SyncCommandTests, against a fake)",
         "$ trackee sync": "pushes to Clockify or Toggl Track over the network (SyncPushTests, against a fake)",
         "$ trackee sync status": "shows targets that pushes have used (SyncCommandTests, against a fake)",
+        #"curl --json '{"project": "Docs", "idempotency_key": "docs-morning"}' -H "Authorization: Bearer $TRACKEE_TOKEN" http://127.0.0.1:7777/v1/start"#:
+            "needs trackee run serving http: (ServedRecipeTests runs the README's curl lines against one)",
+        #"curl -H "Authorization: Bearer $TRACKEE_TOKEN" http://127.0.0.1:7777/v1/status"#:
+            "needs trackee run serving http: (ServedRecipeTests runs the README's curl lines against one)",
+        #"curl -N -H "Authorization: Bearer $TRACKEE_TOKEN" http://127.0.0.1:7777/v1/events/stream"#:
+            "needs trackee run serving http: (ServedRecipeTests runs the README's curl lines against one)",
     ]
 
     /// Commands of a session (shown with output), which `notHere` must

@@ -188,9 +188,11 @@ import TrackeeTestSupport
         ],
     ]
 
-    /// Every `.yaml` file anywhere in recipes/, relative to it, sorted.
+    /// Every `.yaml` file anywhere in recipes/ but http/ (Home Assistant's
+    /// settings, which HTTPRecipeTests reads), relative to it, sorted.
     private func yamlRecipes() throws -> [String] {
-        try FileManager.default.subpathsOfDirectory(atPath: Self.recipes.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        try FileManager.default.subpathsOfDirectory(atPath: Self.recipes.path)
+            .filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("http/") }.sorted()
     }
 
     @Test func everyRuleRecipeChecksCleanWithItsNextFirings() throws {
@@ -671,8 +673,11 @@ import TrackeeTestSupport
             .filter { [".sh", ".yaml", ".service", ".gpx", ".nmea"].contains(where: $0.hasSuffix) }
             .sorted()
         // trackee-gps.sh, trackee-gps.service and walk-to-office.nmea are
-        // run against real gpsd in FeedPipelineTests.
+        // run against real gpsd in FeedPipelineTests; the HTTP recipes in
+        // HTTPRecipeTests and ServedRecipeTests.
         #expect(files == [
+            "http/home-assistant.yaml",
+            "http/waybar/trackee-waybar.sh",
             "location/walk-to-office.gpx",
             "location/walk-to-office.nmea",
             "rules/desk.yaml",
