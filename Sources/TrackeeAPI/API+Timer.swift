@@ -25,24 +25,30 @@ extension API {
         }
         defer { if let key { keysInFlight.release(key) } }
 
-        let now = self.now()
-        let parsed = try TimerRequest(route.endpoint, body: body, now: now, zone: zone)
-        let intent = Intent(parsed.action, at: parsed.at, source: .http(device: principal.device), key: key)
-        let newProjects: NewProjects = createsProjects ? .create : .refuse
-        let zone = self.zone
-        let render = { (result: IntentResult) in
-            (status: 200, body: JSONBytes.encode(IntentReportView(result, key: key, zone: zone, now: now)))
-        }
-        guard let key else {
-            let result = try storing { try store.apply(intent, now: now, newProjects: newProjects) }
-            let answer = render(result)
+        // The clock is read and the intent applied under one lock: two
+        // requests would otherwise reach the store's one writer in the
+        // other order than they read the clock, and a stop read at 10:00:00
+        // would come after a start at 10:00:01 and be refused.
+        return try applying.withLock { _ throws(Problem) -> APIResponse in
+            let now = self.now()
+            let parsed = try TimerRequest(route.endpoint, body: body, now: now, zone: zone)
+            let intent = Intent(parsed.action, at: parsed.at, source: .http(device: principal.device), key: key)
+            let newProjects: NewProjects = createsProjects ? .create : .refuse
+            let zone = self.zone
+            let render = { (result: IntentResult) in
+                (status: 200, body: JSONBytes.encode(IntentReportView(result, key: key, zone: zone, now: now)))
+            }
+            guard let key else {
+                let result = try storing { try store.apply(intent, now: now, newProjects: newProjects) }
+                let answer = render(result)
+                return .json(answer.status, answer.body)
+            }
+            let fingerprint = IdempotencyKey.fingerprint(method: request.method, path: request.path, body: request.body)
+            let (_, answer) = try storing {
+                try store.apply(intent, now: now, newProjects: newProjects, fingerprint: fingerprint, render: render)
+            }
+            guard answer.fingerprint == fingerprint else { throw Problem.keyReused(key) }
             return .json(answer.status, answer.body)
         }
-        let fingerprint = IdempotencyKey.fingerprint(method: request.method, path: request.path, body: request.body)
-        let (_, answer) = try storing {
-            try store.apply(intent, now: now, newProjects: newProjects, fingerprint: fingerprint, render: render)
-        }
-        guard answer.fingerprint == fingerprint else { throw Problem.keyReused(key) }
-        return .json(answer.status, answer.body)
     }
 }

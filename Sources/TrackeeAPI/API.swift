@@ -1,3 +1,4 @@
+import Synchronization
 import TrackeeCore
 import TrackeeStore
 
@@ -25,6 +26,8 @@ public final class API: Sendable {
     let credentials: any APICredentials
     let daemon: any APIDaemon
     let keysInFlight = KeysInFlight()
+    /// Held from reading the clock to applying a timer intent.
+    let applying = Mutex(())
     let rateLimit: RateLimit?
     /// Given, the status is read once per store change and second.
     let generation: StoreGeneration?

@@ -80,7 +80,10 @@ import TrackeeTestSupport
                 differing.append(key)
             }
         }
-        #expect(differing == [], "keys whose answer is not the stored one (seed \(Self.seed))")
+        #expect(differing == [], """
+            keys whose answer is not the stored one (seed \(Self.seed)): \
+            \(differing.prefix(5).map { "\($0) got \(answers[$0] ?? [:]), stored \(stored[$0].map { "\($0.status) \($0.body)" } ?? "nothing")" })
+            """)
         #expect(try t.count("SELECT count(*) FROM entry WHERE \"end\" IS NULL") <= 1)
         #expect(try t.rows("PRAGMA integrity_check").first?[0] as String? == "ok")
     }
