@@ -22,18 +22,27 @@ final class EventHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Called when a first stream opens, so the store is read from its cursor.
+    private let firstOpened: @Sendable () -> Void
+
+    init(firstOpened: @escaping @Sendable () -> Void = {}) {
+        self.firstOpened = firstOpened
+    }
 
     /// Adds a stream whose client asked at `cursor`; nil once the hub has
     /// ended (the daemon is stopping). The first stream sets where the
     /// reading starts; a later one joins where the others are.
     func open(_ stream: Stream, at cursor: EventStream.Cursor) -> Int? {
-        state.withLock { state in
-            guard !state.ended else { return nil }
+        let (id, first) = state.withLock { state -> (Int?, Bool) in
+            guard !state.ended else { return (nil, false) }
             state.next += 1
             state.streams[state.next] = stream
-            if state.cursor == nil { state.cursor = cursor }
-            return state.next
+            let first = state.cursor == nil
+            if first { state.cursor = cursor }
+            return (state.next, first)
         }
+        if first { firstOpened() }
+        return id
     }
 
     func close(_ id: Int) {

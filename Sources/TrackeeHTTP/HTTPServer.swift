@@ -66,7 +66,8 @@ public struct HTTPServer: Service {
 
     public func run() async throws {
         let tls = try Self.tlsContext(settings)
-        let hub = EventHub()
+        let watch = StoreWatch(storePath: store.path)
+        let hub = EventHub(firstOpened: { watch?.poke() })
         let open = ConnectionCount()
         let (api, limit) = (api, settings.maxConnections)
         let opening = EventStream.opening(version: version)
@@ -106,7 +107,7 @@ public struct HTTPServer: Service {
         }
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { await feed(hub) }
+                tasks.addTask { await feed(hub, watch) }
                 tasks.addTask { await beat(hub) }
             }
         }
@@ -121,8 +122,8 @@ public struct HTTPServer: Service {
 
     /// Publishes what the store records, as it records it, while a
     /// stream is open; tells the API's caches of every change.
-    private func feed(_ hub: EventHub) async {
-        guard let watch = StoreWatch(storePath: store.path) else {
+    private func feed(_ hub: EventHub, _ watch: StoreWatch?) async {
+        guard let watch else {
             logger.warning("http: cannot watch \(store.path) with inotify; the event stream sends heartbeats only")
             // Without word of changes, the caches may keep a read a tenth
             // of a second at most.

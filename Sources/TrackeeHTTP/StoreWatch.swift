@@ -7,6 +7,7 @@ import Glibc
 /// come while the last one is being read collapse into one.
 final class StoreWatch: @unchecked Sendable {
     let changes: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
     private let fd: Int32
     private let stopped = NSLock()
     private var stopping = false
@@ -27,7 +28,15 @@ final class StoreWatch: @unchecked Sendable {
         var continuation: AsyncStream<Void>.Continuation!
         changes = AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation = $0 }
         let yield = continuation!
+        self.continuation = yield
         Thread.detachNewThread { [self] in read(names: names, into: yield) }
+    }
+
+    /// Reads as if the store had changed: a stream that opened after
+    /// reading its cursor and before the hub knew of it gets what came
+    /// in between now, not at the next change.
+    func poke() {
+        continuation.yield()
     }
 
     /// Ends the stream; the reading thread notices within half a second.

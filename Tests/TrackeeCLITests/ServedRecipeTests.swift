@@ -155,7 +155,10 @@ import Yams
         // holds the only established connection to trackee's port.
         #expect(await eventually(within: 30) { establishedConnections(toPort: s.port) == 1 },
                 "\(establishedConnections(toPort: s.port)) connections to \(s.port)")
-        await pause(0.3)
+        // The connection is up before trackee has read the request and
+        // taken the stream's place in the store; a second covers that
+        // under the whole suite's load.
+        await pause(1)
         let start = try s.trackee("start", "-p", "Docs")
         #expect(start.status == 0, "\(start)")
         let since = try #require(start.lines.last?.split(separator: " ").last)
