@@ -43,22 +43,6 @@ final class TrackeeRunProcess {
         var description: String { "\(rule)@\(occurred)" }
     }
 
-    static func binary() throws -> String {
-        let path: String
-        if let explicit = ProcessInfo.processInfo.environment["TRACKEE_BIN"], !explicit.isEmpty {
-            path = explicit
-        } else {
-            // #filePath is <root>/Tests/TrackeeDeskTests/TrackeeRunProcess.swift.
-            path = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/trackee").path
-        }
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw Failure(description: "the trackee binary is missing at \(path); run swift build first or set TRACKEE_BIN")
-        }
-        return path
-    }
-
     let root: URL
     let binary: String
     /// The desk's buses and session (``MockedDesk/environment``); set
@@ -68,7 +52,7 @@ final class TrackeeRunProcess {
 
     /// A directory with `rules` as the rules file.
     init(rules: String) throws {
-        binary = try Self.binary()
+        binary = try TrackeeBinary.path()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-desk-run-\(UUID().uuidString)")
         for directory in ["config/trackee", "data", "home", "bin"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(directory),

@@ -31,7 +31,7 @@ final class ServedSandbox {
     /// restart listens on the same one; otherwise the daemon picks one
     /// (`listen: …:0`).
     init(fixedPort: Bool = false) throws {
-        binary = try Self.binaryPath()
+        binary = try TrackeeBinary.path()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-load-\(UUID().uuidString)")
         for dir in ["home", "config/trackee", "data", "store", "io"] {
             try FileManager.default.createDirectory(
@@ -283,21 +283,4 @@ final class ServedSandbox {
 
     /// Where the Python clients are: next to this file.
     static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients").path
-
-    /// `$TRACKEE_BIN` if set, else `.build/debug/trackee` in this package.
-    private static func binaryPath() throws -> String {
-        let path: String
-        if let explicit = ProcessInfo.processInfo.environment["TRACKEE_BIN"], !explicit.isEmpty {
-            path = explicit
-        } else {
-            // #filePath is <root>/Tests/TrackeeHTTPLoadTests/ServedSandbox.swift.
-            path = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/trackee").path
-        }
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw SetUpFailed(description: "the trackee binary is missing at \(path); run `swift build` first")
-        }
-        return path
-    }
 }
