@@ -23,12 +23,17 @@ public struct HTTPServer: Service {
     let generation: StoreGeneration
     let logger: Logger
 
+    /// The TLS context of the settings' certificate and key, read once here.
+    let tls: NIOSSLContext?
+
     /// `generation` is the one `api` (and its credentials) read under;
-    /// the server advances it at each change of the store's files.
+    /// the server advances it at each change of the store's files. A TLS
+    /// file that cannot be used is refused here, before anything runs.
     public init(
         api: API, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
         version: String, generation: StoreGeneration, logger: Logger
-    ) {
+    ) throws(HTTPServerFailure) {
+        tls = try Self.tlsContext(settings)
         self.generation = generation
         self.api = api
         self.settings = settings
@@ -41,7 +46,7 @@ public struct HTTPServer: Service {
 
     /// The TLS context of the settings' certificate and key, or the
     /// sentence saying which file could not be used.
-    public static func tlsContext(_ settings: HTTPSettings) throws(HTTPServerFailure) -> NIOSSLContext? {
+    static func tlsContext(_ settings: HTTPSettings) throws(HTTPServerFailure) -> NIOSSLContext? {
         guard let certificatePath = settings.certificate, let keyPath = settings.key else { return nil }
         let chain: [NIOSSLCertificate]
         do {
@@ -65,7 +70,7 @@ public struct HTTPServer: Service {
     }
 
     public func run() async throws {
-        let tls = try Self.tlsContext(settings)
+        let tls = self.tls
         let watch = StoreWatch(storePath: store.path)
         let hub = EventHub(firstOpened: { watch?.poke() })
         let open = ConnectionCount()
