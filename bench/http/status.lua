@@ -3,11 +3,5 @@ function init(args)
   wrk.headers["Authorization"] = "Bearer " .. os.getenv("TRACKEE_TOKEN")
 end
 
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    "RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f non2xx=%d socket_errors=%d\n",
-    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.status, e.connect + e.read + e.write + e.timeout))
-end
+-- The RESULT line run.sh reads, from result.lua beside this script.
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "result.lua")
