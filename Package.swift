@@ -22,7 +22,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         .target(name: "TrackeeCore"),
@@ -56,8 +55,10 @@ let package = Package(
             name: "TrackeeAPI",
             dependencies: ["TrackeeCore", "TrackeeStore"],
             resources: [.embedInCode("openapi.json")]),
-        // The HTTP API's server (issue 20): SwiftNIO's HTTP/1.1 and TLS
-        // under TrackeeAPI, as a service of `trackee run`.
+        // The HTTP API's server (issue 20): SwiftNIO's HTTP/1.1 under
+        // TrackeeAPI, as a service of `trackee run`. Plain HTTP only: TLS is
+        // a reverse proxy's (recipes/http), since NIOSSL's BoringSSL alone
+        // took 3 of the test build's 8.5 minutes (BENCHMARKS.md).
         .target(
             name: "TrackeeHTTP",
             dependencies: [
@@ -65,7 +66,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

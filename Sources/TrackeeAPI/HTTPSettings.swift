@@ -3,14 +3,9 @@
 public struct HTTPSettings: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 7777
-    /// Listening beyond loopback without TLS, which the user must ask for.
+    /// Listening beyond loopback, where the plain HTTP the server speaks
+    /// crosses a network, which the user must ask for.
     public var insecurePlaintext = false
-    /// PEM files; TLS is served when both are given.
-    public var certificate: String?
-    public var key: String?
-    /// Where `tls:` is written (`settings.yaml:4`), for errors found when
-    /// its files are read.
-    public var tlsOrigin: String?
     public var maxConnections = 64
     /// Requests a minute per token.
     public var rateLimit = 600
@@ -23,8 +18,6 @@ public struct HTTPSettings: Sendable, Equatable {
     public static let requestTimeout = 10
 
     public init() {}
-
-    public var servesTLS: Bool { certificate != nil }
 
     /// Whether `host` is a loopback address, where no one else listens in.
     public var isLoopback: Bool {

@@ -40,9 +40,8 @@ public enum HTTPServing {
         }
     }
 
-    /// Makes the server's service; throws the sentence of a setting it
-    /// cannot use (a TLS file).
-    public typealias Make = @Sendable (Context) throws -> any Service
+    /// Makes the server's service.
+    public typealias Make = @Sendable (Context) -> any Service
 
     private static let maker = Mutex<Make?>(nil)
 

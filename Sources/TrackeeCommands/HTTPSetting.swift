@@ -6,14 +6,14 @@ import Yams
 /// is checked here, so `trackee run` refuses a bad one at start with the
 /// file and line, like any other setting.
 enum HTTPSetting {
-    static let keys = ["listen", "insecure_plaintext", "tls", "max_connections", "rate_limit", "heartbeat"]
+    static let keys = ["listen", "insecure_plaintext", "max_connections", "rate_limit", "heartbeat"]
 
-    static func parse(_ node: Node, file: String, environment: [String: String]) throws -> HTTPSettings {
+    static func parse(_ node: Node, file: String) throws -> HTTPSettings {
         var http = HTTPSettings()
         guard let mapping = node.mapping else {
             // `http:` alone (null) or `http: {}` turns the server on with the defaults.
             if node.null != nil { return http }
-            throw Settings.bad(file, node, "http", "a mapping (listen, tls, insecure_plaintext, max_connections, rate_limit, heartbeat)")
+            throw Settings.bad(file, node, "http", "a mapping (listen, insecure_plaintext, max_connections, rate_limit, heartbeat)")
         }
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
@@ -27,26 +27,9 @@ enum HTTPSetting {
                 guard let flag = value.flag else { throw Settings.bad(file, value, "http.insecure_plaintext", "true or false") }
                 http.insecurePlaintext = flag
             case "tls":
-                guard let tls = value.mapping else {
-                    throw Settings.bad(file, value, "http.tls", "a mapping with certificate and key (PEM files)")
-                }
-                for (k, v) in tls {
-                    let sub = k.string ?? ""
-                    guard sub == "certificate" || sub == "key" else {
-                        throw CommandFailure.config(
-                            "\(file):\(Settings.line(k)): unknown key http.tls.\(sub); known keys are certificate and key")
-                    }
-                    guard let text = v.string, !text.isEmpty else {
-                        throw Settings.bad(file, v, "http.tls.\(sub)", "the path of a PEM file")
-                    }
-                    let path = XDGDirectories.expandingHome(text, environment: environment)
-                    if sub == "certificate" { http.certificate = path } else { http.key = path }
-                }
-                http.tlsOrigin = "\(file):\(Settings.line(value))"
-                guard http.certificate != nil, http.key != nil else {
-                    throw CommandFailure.config(
-                        "\(file):\(Settings.line(value)): http.tls needs both certificate and key")
-                }
+                throw CommandFailure.config(
+                    "\(file):\(Settings.line(keyNode)): http.tls: trackee serves plain HTTP only; "
+                        + "for TLS, listen on loopback behind a reverse proxy (recipes/http/nginx, recipes/http/caddy)")
             case "max_connections", "rate_limit", "heartbeat":
                 let range = key == "heartbeat" ? 1...3600 : key == "max_connections" ? 1...10_000 : 1...1_000_000
                 guard let text = value.string, let number = Int(text), range.contains(number) else {
@@ -62,10 +45,10 @@ enum HTTPSetting {
                     "\(file):\(Settings.line(keyNode)): unknown key http.\(key); known keys are \(keys.joined(separator: ", "))")
             }
         }
-        if !http.isLoopback && !http.servesTLS && !http.insecurePlaintext {
+        if !http.isLoopback && !http.insecurePlaintext {
             throw CommandFailure.config(
-                "\(file):\(Settings.line(node)): http.listen is \(http.host), beyond loopback, without tls; "
-                    + "set tls (certificate and key) or insecure_plaintext: true")
+                "\(file):\(Settings.line(node)): http.listen is \(http.host), beyond loopback, in plain HTTP; "
+                    + "listen on loopback behind a TLS reverse proxy (recipes/http), or set insecure_plaintext: true")
         }
         return http
     }

@@ -59,8 +59,8 @@ extension Trackee {
                     }
                 }
                 let drain = sync
-                let server = try session.settings.http.flatMap { http in
-                    try Self.server(http, session: session, store: store, core: core, logger: logger)
+                let server = session.settings.http.flatMap { http in
+                    Self.server(http, session: session, store: store, core: core, logger: logger)
                 }
                 Task {
                     do {
@@ -79,21 +79,16 @@ extension Trackee {
             }
         }
 
-        /// The HTTP API's service, when the settings have `http:`. A TLS
-        /// file that cannot be used is refused here, before anything runs.
+        /// The HTTP API's service, when the settings have `http:`.
         static func server(
             _ http: HTTPSettings, session: Session, store: Store, core: DaemonCore, logger: Logger
-        ) throws -> (any Service)? {
+        ) -> (any Service)? {
             guard let make = HTTPServing.registered else { return nil }
             let context = HTTPServing.Context(
                 settings: http, store: store, zone: session.zone,
                 createsProjects: session.settings.createProjects == .always, weekStart: session.settings.weekStart,
                 core: core, version: TrackeeVersion.string, logger: logger)
-            do {
-                return try make(context)
-            } catch {
-                throw CommandFailure.config("\(http.tlsOrigin ?? Settings.path(environment: session.environment)): \(error)")
-            }
+            return make(context)
         }
 
         /// How the daemon ended, handed from its task to the command.

@@ -146,7 +146,7 @@ struct Settings {
                                                                environment: environment))
                 }
             case "http":
-                settings.http = try HTTPSetting.parse(value, file: file, environment: environment)
+                settings.http = try HTTPSetting.parse(value, file: file)
             default:
                 throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync and http")
             }

@@ -101,8 +101,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A reset connection or a TLS failure: the client is gone or never
-        // spoke HTTP; nothing to answer.
+        // A reset connection: the client is gone; nothing to answer.
         context.close(promise: nil)
     }
 
@@ -254,7 +253,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
 /// Notes whether bytes of a next request have arrived, which the HTTP
 /// decoder does not tell until the whole head is there: a client that sent
 /// half a head and stopped gets a 408 before the close, one that sent
-/// nothing only the close. In front of the HTTP decoder (after TLS),
+/// nothing only the close. In front of the HTTP decoder,
 /// passing everything through; the 408 is written from here, beneath the
 /// HTTP handlers, which have no request to answer.
 final class RequestBytes: ChannelInboundHandler, RemovableChannelHandler {

@@ -2,7 +2,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 import ServiceLifecycle
 import Synchronization
 import TrackeeAPI
@@ -23,17 +22,12 @@ public struct HTTPServer: Service {
     let generation: StoreGeneration
     let logger: Logger
 
-    /// The TLS context of the settings' certificate and key, read once here.
-    let tls: NIOSSLContext?
-
     /// `generation` is the one `api` (and its credentials) read under;
-    /// the server advances it at each change of the store's files. A TLS
-    /// file that cannot be used is refused here, before anything runs.
+    /// the server advances it at each change of the store's files.
     public init(
         api: API, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
         version: String, generation: StoreGeneration, logger: Logger
-    ) throws(HTTPServerFailure) {
-        tls = try Self.tlsContext(settings)
+    ) {
         self.generation = generation
         self.api = api
         self.settings = settings
@@ -44,33 +38,7 @@ public struct HTTPServer: Service {
         self.logger = logger
     }
 
-    /// The TLS context of the settings' certificate and key, or the
-    /// sentence saying which file could not be used.
-    static func tlsContext(_ settings: HTTPSettings) throws(HTTPServerFailure) -> NIOSSLContext? {
-        guard let certificatePath = settings.certificate, let keyPath = settings.key else { return nil }
-        let chain: [NIOSSLCertificate]
-        do {
-            chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
-        } catch {
-            throw HTTPServerFailure("http.tls.certificate \(certificatePath): not a readable PEM certificate (\(error))")
-        }
-        guard !chain.isEmpty else { throw HTTPServerFailure("http.tls.certificate \(certificatePath): holds no certificate") }
-        let key: NIOSSLPrivateKey
-        do {
-            key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
-        } catch {
-            throw HTTPServerFailure("http.tls.key \(keyPath): not a readable PEM private key (\(error))")
-        }
-        do {
-            return try NIOSSLContext(configuration: .makeServerConfiguration(
-                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
-        } catch {
-            throw HTTPServerFailure("http.tls: the certificate and key cannot serve TLS together (\(error))")
-        }
-    }
-
     public func run() async throws {
-        let tls = self.tls
         let watch = StoreWatch(storePath: store.path)
         let hub = EventHub(firstOpened: { watch?.poke() })
         let open = ConnectionCount()
@@ -88,7 +56,6 @@ public struct HTTPServer: Service {
                 channel.closeFuture.whenComplete { _ in open.closed() }
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     let progress = RequestBytes()
                     try pipeline.addHandler(progress)
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
@@ -105,8 +72,8 @@ public struct HTTPServer: Service {
         }
         let port = channel.localAddress?.port ?? settings.port
         let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-        logger.info("http: listening on \(tls == nil ? "http" : "https")://\(shownHost):\(port)")
-        if !settings.isLoopback && tls == nil {
+        logger.info("http: listening on http://\(shownHost):\(port)")
+        if !settings.isLoopback {
             logger.warning(
                 "http: listening on \(shownHost):\(port) without TLS (insecure_plaintext: true); tokens cross the network in clear")
         }

@@ -16,7 +16,7 @@ enum DaemonEntry {
                 store: store, zone: context.zone, createsProjects: context.createsProjects, weekStart: context.weekStart,
                 now: now, credentials: StoreCredentials(store: store, now: now, generation: generation), daemon: context.core,
                 perMinute: context.settings.rateLimit, generation: generation)
-            return try HTTPServer(
+            return HTTPServer(
                 api: api, settings: context.settings, store: store, zone: context.zone, now: now,
                 version: context.version, generation: generation, logger: context.logger)
         }

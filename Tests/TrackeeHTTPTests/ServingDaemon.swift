@@ -21,8 +21,6 @@ final class ServingDaemon {
 
     let sandbox: Sandbox
     let process: RunningTrackee
-    /// `http` or `https`.
-    let scheme: String
     let port: Int
     /// Every output of every client run against this daemon, for the
     /// test that looks for tokens in them.
@@ -49,7 +47,7 @@ final class ServingDaemon {
     init(_ sandbox: Sandbox) async throws {
         self.sandbox = sandbox
         let launched = try sandbox.launch(["run"])
-        var found: (String, Int)?
+        var found: Int?
         _ = await eventually(within: 60) {
             found = ServingDaemon.listening(in: launched.stderrSoFar)
             return found != nil || !launched.process.isRunning
@@ -60,27 +58,21 @@ final class ServingDaemon {
             throw Failure(description: "trackee run did not say where it listens: \(r)")
         }
         process = launched
-        (scheme, port) = found
+        port = found
     }
 
-    /// The scheme and port of "trackee run: http: listening on
-    /// http://127.0.0.1:41234" (or the warning for plain text beyond the
-    /// loopback, which names the address without a scheme).
-    static func listening(in stderr: String) -> (String, Int)? {
+    /// The port of "trackee run: http: listening on http://127.0.0.1:41234"
+    /// (or of the warning for plain HTTP beyond the loopback, which names
+    /// the address without a scheme).
+    static func listening(in stderr: String) -> Int? {
         for line in stderr.split(separator: "\n") {
             guard let range = line.range(of: "http: listening on ") else { continue }
             var rest = line[range.upperBound...]
-            var scheme = "http"
-            if rest.hasPrefix("https://") {
-                scheme = "https"
-                rest = rest.dropFirst("https://".count)
-            } else if rest.hasPrefix("http://") {
-                rest = rest.dropFirst("http://".count)
-            }
+            if rest.hasPrefix("http://") { rest = rest.dropFirst("http://".count) }
             let address = rest.prefix { $0 != " " }
             guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...])
             else { continue }
-            return (scheme, port)
+            return port
         }
         return nil
     }
@@ -119,7 +111,7 @@ final class ServingDaemon {
         return r
     }
 
-    func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// One request with curl; `body` is sent as JSON.
     func curl(

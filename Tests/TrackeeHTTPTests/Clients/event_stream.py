@@ -11,6 +11,7 @@ from the command's exit to the event.
 
 import http.client
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -63,7 +64,10 @@ def main():
         "exited": exited,
         "lines": list(lines),
     }))
-    conn.close()
+    # The reader thread is still blocked in a read that only the next
+    # heartbeat would end, and the interpreter would wait for it at exit.
+    sys.stdout.flush()
+    os._exit(0)
 
 
 main()
