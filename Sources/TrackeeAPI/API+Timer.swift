@@ -17,7 +17,7 @@ extension API {
 
     /// `POST /v1/start|stop|cancel`: one `Store.apply` with the source
     /// `http(device)`, answered as `trackee start --json` prints it.
-    func timer(_ route: Route, _ request: APIRequest, _ principal: APIPrincipal) throws(Problem) -> APIResponse {
+    func timer(_ route: Route, _ request: APIRequest, _ principal: APIPrincipal) async throws(Problem) -> APIResponse {
         let body = try JSONBody(request.body, allowed: TimerRequest.fields(route.endpoint))
         let key = try idempotencyKey(request, bodyKey: TimerRequest.key(in: body))
         if let key {
@@ -25,30 +25,20 @@ extension API {
         }
         defer { if let key { keysInFlight.release(key) } }
 
-        // The clock is read and the intent applied under one lock: two
-        // requests would otherwise reach the store's one writer in the
-        // other order than they read the clock, and a stop read at 10:00:00
-        // would come after a start at 10:00:01 and be refused.
-        return try applying.withLock { _ throws(Problem) -> APIResponse in
-            let now = self.now()
+        // The clock is read as the request joins the store's queue, so
+        // intents are applied in the order of their times (IntentBatches).
+        let fingerprint = key == nil
+            ? "" : IdempotencyKey.fingerprint(method: request.method, path: request.path, body: request.body)
+        let (zone, newProjects) = (self.zone, createsProjects ? NewProjects.create : .refuse)
+        let applied = try await batches.apply { now throws(Problem) -> HTTPIntent in
             let parsed = try TimerRequest(route.endpoint, body: body, now: now, zone: zone)
             let intent = Intent(parsed.action, at: parsed.at, source: .http(device: principal.device), key: key)
-            let newProjects: NewProjects = createsProjects ? .create : .refuse
-            let zone = self.zone
-            let render = { (result: IntentResult) in
+            return HTTPIntent(intent, now: now, newProjects: newProjects, fingerprint: fingerprint) { result in
                 (status: 200, body: JSONBytes.encode(IntentReportView(result, key: key, zone: zone, now: now)))
             }
-            guard let key else {
-                let result = try storing { try store.apply(intent, now: now, newProjects: newProjects) }
-                let answer = render(result)
-                return .json(answer.status, answer.body)
-            }
-            let fingerprint = IdempotencyKey.fingerprint(method: request.method, path: request.path, body: request.body)
-            let (_, answer) = try storing {
-                try store.apply(intent, now: now, newProjects: newProjects, fingerprint: fingerprint, render: render)
-            }
-            guard answer.fingerprint == fingerprint else { throw Problem.keyReused(key) }
-            return .json(answer.status, answer.body)
         }
+        let answer = try storing { try applied.get().answer }
+        if let key, answer.fingerprint != fingerprint { throw Problem.keyReused(key) }
+        return .json(answer.status, answer.body)
     }
 }

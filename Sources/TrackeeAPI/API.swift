@@ -26,8 +26,8 @@ public final class API: Sendable {
     let credentials: any APICredentials
     let daemon: any APIDaemon
     let keysInFlight = KeysInFlight()
-    /// Held from reading the clock to applying a timer intent.
-    let applying = Mutex(())
+    /// The timer requests on their way to the store.
+    let batches: IntentBatches
     let rateLimit: RateLimit?
     /// Given, the status is read once per store change and second.
     let generation: StoreGeneration?
@@ -46,6 +46,7 @@ public final class API: Sendable {
         perMinute: Int? = nil, generation: StoreGeneration? = nil
     ) {
         self.generation = generation
+        batches = IntentBatches(store: store, clock: now)
         rateLimit = perMinute.map(RateLimit.init(perMinute:))
         self.store = store
         self.zone = zone
@@ -67,7 +68,7 @@ public final class API: Sendable {
             defer { if route.method != "GET" { generation?.advance() } }
             switch route.endpoint {
             case .start, .stop, .cancel:
-                return try timer(route, request, principal)
+                return try await timer(route, request, principal)
             case .status:
                 return try status()
             case .entries:

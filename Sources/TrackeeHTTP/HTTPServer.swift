@@ -40,6 +40,8 @@ public struct HTTPServer: Service {
 
     public func run() async throws {
         let watch = StoreWatch(storePath: store.path)
+        let checkpoints = CheckpointThread(store: store, generation: generation, logger: logger)
+        defer { checkpoints?.stop() }
         let hub = EventHub(firstOpened: { watch?.poke() })
         let open = ConnectionCount()
         let (api, limit) = (api, settings.maxConnections)

@@ -44,10 +44,10 @@ struct JournalStep {
         if before == after { return }
         // AUTOINCREMENT hands out one more than sqlite_sequence's value,
         // so a step's first row can name itself as its step.
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO journal (step, at, label, undoes, kind, row_id, before, after)
             VALUES (ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, after])
+            """).execute(arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, after])
         if id == nil { id = db.lastInsertedRowID }
     }
 

@@ -40,7 +40,8 @@ extension Store {
             }
         }
         if let key = intent.key,
-           let firstID = try Int64.fetchOne(db, sql: "SELECT intent_id FROM firing WHERE key = ?", arguments: [key]) {
+           let firstID = try Int64.fetchOne(
+               db.cachedStatement(sql: "SELECT intent_id FROM firing WHERE key = ?"), arguments: [key]) {
             return try replay(db, intent: intent, firstID: firstID, now: now, firing: firing)
         }
         let running = try runningRecord(db)
@@ -62,7 +63,7 @@ extension Store {
             case .cancel:
                 if let running {
                     let entry = try entry(db, running)
-                    try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [running.id])
+                    try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?").execute(arguments: [running.id])
                     try step.record(db, .entry, id: running.id!, before: running.image, after: nil)
                     result = IntentResult(outcome: .cancelled, entry: entry, logID: 0)
                 } else {
@@ -74,8 +75,7 @@ extension Store {
             db, intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
             replayOf: nil, firing: firing, now: now)
         if let key = intent.key {
-            try db.execute(
-                sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)").execute(
                 arguments: [key, result.logID, now.seconds])
         }
         return result
@@ -99,12 +99,11 @@ extension Store {
         _ db: Database, _ intent: Intent, outcome: Outcome, entryID: Int64?, previousEntryID: Int64?, replayOf: Int64?,
         firing: FiringKey?, now: Instant
     ) throws -> Int64 {
-        try db.execute(
-            sql: """
-                INSERT INTO intent_log
-                    (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, replay_of, firing)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+        try db.cachedStatement(sql: """
+            INSERT INTO intent_log
+                (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, replay_of, firing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(
             arguments: [
                 now.seconds, intent.at.seconds, intent.source, intent.verb, intent.loggedParameters, outcome.rawValue,
                 entryID, previousEntryID, intent.key, replayOf, firing?.text,
@@ -141,11 +140,10 @@ extension Store {
             try close(&running, at: intent.at, now: now, db, step: &step)
             previous = try entry(db, running)
         }
-        try db.execute(
-            sql: """
-                INSERT INTO entry (project_id, description, tags, start, "end", source, created, updated)
-                VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
-                """,
+        try db.cachedStatement(sql: """
+            INSERT INTO entry (project_id, description, tags, start, "end", source, created, updated)
+            VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
+            """).execute(
             arguments: [
                 resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source.storedText, now.seconds,
                 now.seconds,
@@ -177,8 +175,8 @@ extension Store {
         let before = running.image
         running.end = at.seconds
         running.updated = now.seconds
-        try db.execute(
-            sql: "UPDATE entry SET \"end\" = ?, updated = ? WHERE id = ?", arguments: [at.seconds, now.seconds, running.id])
+        try db.cachedStatement(sql: "UPDATE entry SET \"end\" = ?, updated = ? WHERE id = ?")
+            .execute(arguments: [at.seconds, now.seconds, running.id])
         try step.record(db, .entry, id: running.id!, before: before, after: running.image)
     }
 
@@ -188,7 +186,8 @@ extension Store {
         _ db: Database, intent: Intent, firstID: Int64, now: Instant, firing: FiringKey?
     ) throws -> IntentResult {
         guard let first = try Row.fetchOne(
-            db, sql: "SELECT outcome, entry_id, previous_entry_id FROM intent_log WHERE id = ?", arguments: [firstID])
+            db.cachedStatement(sql: "SELECT outcome, entry_id, previous_entry_id FROM intent_log WHERE id = ?"),
+            arguments: [firstID])
         else {
             throw StoreError.database(path: path, message: "firing \(intent.key ?? "") names a missing intent log row")
         }
@@ -204,8 +203,9 @@ extension Store {
     }
 
     func runningRecord(_ db: Database) throws -> EntryRecord? {
-        // Raw SQL: the query builder costs more than the query here, and
-        // this runs on every one-shot command.
-        try EntryRecord.fetchOne(db, sql: "SELECT * FROM entry WHERE \"end\" IS NULL")
+        // Raw SQL, prepared once a connection: the query builder costs more
+        // than the query here, and this runs on every one-shot command and
+        // every intent a daemon applies.
+        try EntryRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE \"end\" IS NULL"))
     }
 }

@@ -95,7 +95,8 @@ extension Store {
     /// The one project with this name under any client; nil when there is
     /// none, and an error naming the clients when there are several.
     private func onlyProject(_ db: Database, named name: String) throws -> ProjectRecord? {
-        let matches = try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project WHERE name = ?", arguments: [name])
+        let matches = try ProjectRecord.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM project WHERE name = ?"), arguments: [name])
         if matches.count <= 1 { return matches.first }
         let clients = try matches.map { p in
             try p.clientID.flatMap { try ClientRecord.fetchOne(db, key: $0)?.name } ?? "(no client)"
@@ -105,11 +106,11 @@ extension Store {
 
     private func project(_ db: Database, named name: String, clientID: Int64?) throws -> ProjectRecord? {
         try ProjectRecord.fetchOne(
-            db, sql: "SELECT * FROM project WHERE client_id IS ? AND name = ?", arguments: [clientID, name])
+            db.cachedStatement(sql: "SELECT * FROM project WHERE client_id IS ? AND name = ?"), arguments: [clientID, name])
     }
 
     private func client(_ db: Database, named name: String) throws -> ClientRecord? {
-        try ClientRecord.fetchOne(db, sql: "SELECT * FROM client WHERE name = ?", arguments: [name])
+        try ClientRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM client WHERE name = ?"), arguments: [name])
     }
 
     /// Finds an existing project, never creating one.
@@ -274,6 +275,7 @@ extension Store {
     }
 
     func entryIfPresent(_ db: Database, id: Int64) throws -> Entry? {
-        try Row.fetchOne(db, sql: Store.entrySelect + " WHERE e.id = ?", arguments: [id]).map(Store.entry(from:))
+        try Row.fetchOne(db.cachedStatement(sql: Store.entrySelect + " WHERE e.id = ?"), arguments: [id])
+            .map(Store.entry(from:))
     }
 }

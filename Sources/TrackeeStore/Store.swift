@@ -118,8 +118,24 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `body` in one deferred transaction, a consistent snapshot.
+    ///
+    /// Not GRDB's `read`: its read-only guard sets `PRAGMA query_only`
+    /// on and off around every read, and setting that pragma expires every
+    /// prepared statement of the connection, so a daemon that reads
+    /// between its writes (a token per request) would compile its cached
+    /// statements again at every write.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try translatingErrors { try queue.read(body) }
+        try translatingErrors {
+            try queue.inDatabase { db in
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        }
     }
 
     /// One statement's read in SQLite's autocommit mode, without the
