@@ -106,16 +106,7 @@ public final class Store: Sendable {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try translatingErrors {
-            try queue.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                return result!
-            }
-        }
+        try transaction(.immediate, body)
     }
 
     /// Runs `body` in one deferred transaction, a consistent snapshot.
@@ -126,10 +117,14 @@ public final class Store: Sendable {
     /// between its writes (a token per request) would compile its cached
     /// statements again at every write.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try transaction(.deferred, body)
+    }
+
+    private func transaction<T>(_ kind: Database.TransactionKind, _ body: (Database) throws -> T) throws -> T {
         try translatingErrors {
             try queue.inDatabase { db in
                 var result: T?
-                try db.inTransaction(.deferred) {
+                try db.inTransaction(kind) {
                     result = try body(db)
                     return .commit
                 }
@@ -139,8 +134,8 @@ public final class Store: Sendable {
     }
 
     /// One statement's read in SQLite's autocommit mode, without the
-    /// transaction and read-only guard `read` sets up around it: for the
-    /// check every command makes when sync targets are set.
+    /// transaction `read` sets up around it: for the check every command
+    /// makes when sync targets are set, and a token per HTTP request.
     func peek<T>(_ body: (Database) throws -> T) throws -> T {
         try translatingErrors { try queue.inDatabase(body) }
     }
