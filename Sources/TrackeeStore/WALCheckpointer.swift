@@ -1,3 +1,4 @@
+import Glibc
 import GRDB
 
 /// Checkpoints the store's write-ahead log from a connection of its own.
@@ -28,10 +29,26 @@ public final class WALCheckpointer: Sendable {
         connection = try DatabaseQueue(path: store.path, configuration: config)
     }
 
+    /// The log's size past which ``checkpoint()`` has it start again
+    /// from its beginning, and the size SQLite truncates it to then.
+    public static let logLimit = 64 << 20
+
     /// Copies what the log holds into the database file as far as readers
-    /// allow (a passive checkpoint: it never waits for a writer).
+    /// allow (a passive checkpoint: it never waits for a writer). Under
+    /// a steady stream of commits a passive checkpoint never catches the
+    /// last frame, and the log would grow without end; once it is past
+    /// ``logLimit``, the checkpoint waits for the writer between two
+    /// transactions and restarts the log (the writer waits for that one).
     public func checkpoint() throws {
-        try connection.writeWithoutTransaction { try $0.checkpoint(.passive) }
+        try connection.writeWithoutTransaction { db in
+            try db.checkpoint(.passive)
+            if Self.size(store.path + "-wal") > Self.logLimit { try db.checkpoint(.restart) }
+        }
+    }
+
+    private static func size(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Checkpoints once more and gives checkpoints back to the store's
@@ -55,9 +72,13 @@ extension Store {
         }
     }
 
+    /// Sets how many log pages make a commit checkpoint (0: none), and
+    /// has the log truncated to ``WALCheckpointer/logLimit`` when it
+    /// starts again.
     fileprivate func setAutocheckpoint(pages: Int) throws {
         try queue.writeWithoutTransaction { db in
             _ = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint = \(pages)")
+            _ = try Int.fetchOne(db, sql: "PRAGMA journal_size_limit = \(WALCheckpointer.logLimit)")
         }
     }
 }
