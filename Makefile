@@ -24,6 +24,13 @@ SYNC_BIN = .build/release/trackee-sync
 # in, fully static like trackee; `trackee run` execs it when the settings
 # have `http:`. Only it pays NIO's start-up cost (see BENCHMARKS.md).
 DAEMON_BIN = .build/release/trackee-daemon
+# It also holds the hub's PostgreSQL client, libpq, linked statically:
+# libpq.a (libpq-dev) needs libpgcommon_shlib.a and libpgport_shlib.a
+# (postgresql-server-dev-15, only for this release build) and OpenSSL's
+# libssl.a and libcrypto.a (libssl-dev). GSSAPI and LDAP ship no static
+# libraries; Sources/CLibpqStatic stands in for them.
+PG_LIBDIR = $(shell pg_config --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
+PQ_STATIC = -Xlinker -L$(PG_LIBDIR) $(foreach l,-lpq -lpgcommon_shlib -lpgport_shlib -lssl -lcrypto,-Xlinker $(l))
 
 .PHONY: all deps build build-trackee demo test bench conformance install uninstall clean
 
@@ -33,7 +40,8 @@ deps:
 	@scripts/install-deps.sh
 
 build: build-trackee
-	$(SWIFT) build $(RELEASE_FLAGS) --product trackee-daemon
+	@scripts/install-deps.sh postgresql-server-dev-15 libssl-dev
+	$(SWIFT) build $(RELEASE_FLAGS) $(PQ_STATIC) --product trackee-daemon
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
 
@@ -61,10 +69,11 @@ demo: deps
 # and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
 # against a private dbus-daemon; libdbus-1-dev itself is a build package);
 # curl and openssl (the HTTP tests' client, and their TLS certificate);
-# and for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
-# and python3-jinja2 (Home Assistant's templates).
+# for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
+# and python3-jinja2 (Home Assistant's templates); and postgresql-15, whose
+# initdb and pg_ctl give the hub's tests a private cluster.
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
-	curl openssl nginx python3-jinja2
+	curl openssl nginx python3-jinja2 postgresql-15
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks

@@ -51,6 +51,15 @@ let package = Package(
         // The HTTP API's request-to-answer layer (issue 20): routes, JSON
         // views shared with the CLI, problems, idempotency. No sockets; the
         // server hands it parsed requests.
+        // What the PostgreSQL hub is (issue 21), without a client library:
+        // its settings, for every command that reads the settings file.
+        .target(name: "TrackeeHub", dependencies: ["TrackeeCore"]),
+        // The hub's client: libpq (static in the release build, with
+        // CLibpqStatic's stand-ins for the GSSAPI and LDAP it refers to),
+        // linked only into `trackee-daemon`, as the HTTP server is.
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CLibpqStatic"),
+        .target(name: "TrackeeHubClient", dependencies: ["TrackeeHub", "CLibpq", "CLibpqStatic"]),
         .target(
             name: "TrackeeAPI",
             dependencies: ["TrackeeCore", "TrackeeStore"],
@@ -99,6 +108,7 @@ let package = Package(
                 "TrackeeAutomation",
                 "TrackeeDaemon",
                 "TrackeeAPI",
+                "TrackeeHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -109,11 +119,12 @@ let package = Package(
         // would cost every one-shot command 10 % more instructions at
         // start-up (BENCHMARKS.md), so only the daemon carries it. `trackee
         // run` execs it when the settings turn the server on.
-        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP"]),
+        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeHubClient"]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
         .target(name: "TrackeeTestSupport", path: "Tests/Support"),
         .executableTarget(name: "trackee-calendar-leaks", dependencies: ["TrackeeCore", "TrackeeCalendar"], path: "Tests/CalendarLeakCheck"),
+        .testTarget(name: "TrackeeHubTests", dependencies: ["TrackeeHub", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
         .testTarget(
             name: "TrackeeDaemonTests",

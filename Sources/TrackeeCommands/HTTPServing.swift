@@ -61,8 +61,9 @@ public enum HTTPServing {
     }
 
     /// Replaces this process with `trackee-daemon` and the same arguments;
-    /// returns only by throwing why it could not.
-    static func execDaemon() throws -> Never {
+    /// returns only by throwing why it could not. `task` is what the
+    /// daemon does that this executable cannot.
+    static func execDaemon(for task: String = "serves the HTTP API (http: in the settings)") throws -> Never {
         let path = daemonPath()
         let arguments = [path] + CommandLine.arguments.dropFirst()
         var argv = arguments.map { strdup($0) }
@@ -70,7 +71,7 @@ public enum HTTPServing {
         execv(path, &argv)
         let reason = String(cString: strerror(errno))
         throw CommandFailure(
-            message: "the settings turn on the HTTP API (http:), which \(path) serves, and it cannot be run: \(reason); "
+            message: "\(path) \(task), and it cannot be run: \(reason); "
                 + "install it next to trackee (make install does)",
             status: 1)
     }

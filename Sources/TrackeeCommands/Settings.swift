@@ -1,6 +1,7 @@
 import Foundation
 import TrackeeAPI
 import TrackeeCore
+import TrackeeHub
 import Yams
 
 /// `$XDG_CONFIG_HOME/trackee/config.yaml`: optional user settings.
@@ -39,6 +40,8 @@ struct Settings {
     var traces = RuleTrace.defaultKept
     /// The HTTP API's settings; nil: the server is off.
     var http: HTTPSettings?
+    /// The `hub:` section; nil: no replication.
+    var hub: HubSettings?
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
@@ -147,8 +150,10 @@ struct Settings {
                 }
             case "http":
                 settings.http = try HTTPSetting.parse(value, file: file)
+            case "hub":
+                settings.hub = try HubSetting.parse(value, file: file, line: line(keyNode), environment: environment)
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync and http")
+                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http and hub")
             }
         }
         return settings

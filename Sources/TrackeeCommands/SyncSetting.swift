@@ -140,16 +140,22 @@ struct SyncSetting: Equatable {
     /// A token file must exist, be a file, and be readable by its owner
     /// alone: a token others can read is a token others can use.
     static func checkTokenFile(_ path: String, at place: String) throws {
+        try checkSecretFile(path, at: place, kind: "token", fill: "put the service's API token in it")
+    }
+
+    /// A file holding a secret (`kind`: token, password) must exist, be a
+    /// file, and be readable by its owner alone; `fill` says what to put
+    /// in a missing one.
+    static func checkSecretFile(_ path: String, at place: String, kind: String, fill: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw CommandFailure.config("\(place): the token file does not exist; put the service's API token in it "
-                                        + "and run chmod 600 on it")
+            throw CommandFailure.config("\(place): the \(kind) file does not exist; \(fill) and run chmod 600 on it")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CommandFailure.config("\(place): the token file is not a regular file")
+            throw CommandFailure.config("\(place): the \(kind) file is not a regular file")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw CommandFailure.config("\(place): the token file can be read by other users; run chmod 600 \(path)")
+            throw CommandFailure.config("\(place): the \(kind) file can be read by other users; run chmod 600 \(path)")
         }
     }
 

@@ -18,7 +18,7 @@ public struct Trackee: ParsableCommand {
             Start.self, Stop.self, Cancel.self, Status.self, Continue.self, Add.self, Edit.self, Delete.self, Undo.self,
             Log.self, History.self, Summary.self, TagList.self, Clients.self, Projects.self, Export.self,
             Focus.self, Rules.self, Tick.self, Run.self, Simulate.self, CalendarCommand.self, Feed.self, Places.self, Sync.self,
-            Tokens.self,
+            Tokens.self, Hub.self,
         ])
 
     public init() {}

@@ -2,12 +2,15 @@ import TrackeeAPI
 import TrackeeCommands
 import TrackeeCore
 import TrackeeHTTP
+import TrackeeHubClient
 import TrackeeStore
 
 /// `trackee-daemon`: every command of `trackee`, with the HTTP API's
-/// server registered, so its `run` serves `http:`.
+/// server registered, so its `run` serves `http:`, and the hub's
+/// PostgreSQL client, so its `hub` commands reach the hub.
 enum DaemonEntry {
     static func main() {
+        HubServing.register(LibpqHubClient())
         HTTPServing.register { context in
             let store = context.store
             let now: @Sendable () -> Instant = { SystemClock.now() }

@@ -1,0 +1,2 @@
+// PostgreSQL's client library, for the hub (TrackeeHubClient).
+#include <libpq-fe.h>
