@@ -20,10 +20,11 @@ extension Trackee {
     struct Hub: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hub",
-            abstract: "Set up the PostgreSQL hub several devices replicate through.",
+            abstract: "Set up the PostgreSQL hub that devices are to replicate through.",
             discussion: """
                 The hub is a PostgreSQL database named by `hub:` in the settings (see \
-                CONFIGURATION in `man trackee`). The PostgreSQL client is in trackee-daemon, \
+                CONFIGURATION in `man trackee`). So far only its schema is set up; replication \
+                through it is not built yet. The PostgreSQL client is in trackee-daemon, \
                 installed next to trackee, which these commands become.
                 """,
             subcommands: [Init.self])
