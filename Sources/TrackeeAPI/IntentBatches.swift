@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import TrackeeCore
 import TrackeeStore
@@ -20,6 +21,8 @@ final class IntentBatches: Sendable {
 
     /// The most requests one transaction takes.
     static let largest = 64
+    /// How long a batch waits for more under load, in microseconds.
+    static let linger: UInt32 = 1_000
 
     private struct Waiting {
         var request: HTTPIntent
@@ -66,7 +69,12 @@ final class IntentBatches: Sendable {
 
     /// Writes batches until no request waits.
     private func write() {
+        var previous = 0
         while true {
+            // Under load (the last batch held several), wait a moment for
+            // more to join: a transaction's cost is mostly the pages it
+            // writes, which a larger batch shares. A lone request goes at once.
+            if previous > 1 && state.withLock({ $0.waiting.count }) < Self.largest / 4 { usleep(Self.linger) }
             let batch: [Waiting] = state.withLock { state in
                 guard !state.waiting.isEmpty else {
                     state.writing = false
@@ -77,6 +85,7 @@ final class IntentBatches: Sendable {
                 return Array(state.waiting.prefix(count))
             }
             guard !batch.isEmpty else { return }
+            previous = batch.count
             let results: [Applied]
             do {
                 results = try store.apply(batch.map(\.request))

@@ -1,3 +1,4 @@
+import Glibc
 import GRDB
 import TrackeeCore
 
@@ -20,6 +21,15 @@ public final class Store: Sendable {
     /// How long a write waits for another process's transaction.
     static let busyTimeout: Double = 30
 
+    /// Waits for a lock another connection holds: a millisecond at a time,
+    /// up to ``busyTimeout``. SQLite's own timeout sleeps ever longer, up
+    /// to 100 ms a try, so a writer could sleep long after a checkpoint
+    /// or another process's commit had let go.
+    static let busyMode = Database.BusyMode.callback { tries in
+        usleep(1_000)
+        return Double(tries) < busyTimeout * 1_000
+    }
+
     public convenience init(path: String) throws(StoreError) {
         try self.init(location: StoreLocation(path: path, isDefault: false))
     }
@@ -28,7 +38,7 @@ public final class Store: Sendable {
         path = location.path
         try location.prepare()
         var config = Configuration()
-        config.busyMode = .timeout(Store.busyTimeout)
+        config.busyMode = Store.busyMode
         config.foreignKeysEnabled = true
         config.label = "trackee"
         config.prepareDatabase { db in

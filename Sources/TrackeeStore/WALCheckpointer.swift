@@ -24,7 +24,7 @@ public final class WALCheckpointer: Sendable {
     fileprivate init(store: Store) throws {
         self.store = store
         var config = Configuration()
-        config.busyMode = .timeout(Store.busyTimeout)
+        config.busyMode = Store.busyMode
         config.label = "trackee-checkpoint"
         connection = try DatabaseQueue(path: store.path, configuration: config)
     }
