@@ -38,13 +38,13 @@ public struct StoreCredentials: APICredentials {
 
     private func token(_ secret: String) throws -> APIToken? {
         let now = now()
-        guard let generation else { return try store.authenticate(secret: secret, now: now) }
         let hash = SHA256.hex(secret.utf8)
+        guard let generation else { return try store.authenticate(secretHash: hash, now: now) }
         let current = generation.value
         if let read = cache.value(hash, generation: current), now - read.at < Store.lastUsedResolution {
             return read.token
         }
-        let token = try store.authenticate(secret: secret, now: now)
+        let token = try store.authenticate(secretHash: hash, now: now)
         cache.keep(Read(token: token, at: now), for: hash, generation: current)
         return token
     }

@@ -61,7 +61,13 @@ extension Store {
     /// index lookup's timing could reveal is about a hash, not the secret;
     /// the hashes are then compared in constant time all the same.
     public func authenticate(secret: String, now: Instant) throws -> APIToken? {
-        let hash = SHA256.hex(secret.utf8)
+        try authenticate(secretHash: SHA256.hex(secret.utf8), now: now)
+    }
+
+    /// ``authenticate(secret:now:)`` for a caller that has hashed the
+    /// secret already (`SHA256.hex` of its UTF-8), such as a cache keyed by
+    /// the hash.
+    public func authenticate(secretHash hash: String, now: Instant) throws -> APIToken? {
         // One statement, in autocommit, prepared once: the HTTP server
         // runs it for nearly every request.
         let found = try peek { db in
