@@ -178,31 +178,12 @@ public final class Sandbox {
         var env = environment
         if let now { env["TRACKEE_NOW"] = now }
         for (key, value) in overrides { env[key] = value }
-        let process = Process()
-        if let first = prefix.first {
-            process.executableURL = URL(fileURLWithPath: first)
-            process.arguments = Array(prefix.dropFirst()) + [binary] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        }
-        process.environment = env
-        process.currentDirectoryURL = root
+        let command = prefix + [binary] + arguments
         let id = UUID().uuidString
         let outURL = io.appendingPathComponent("\(id).out")
         let errURL = io.appendingPathComponent("\(id).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardInput = input ?? FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try startProgram(
+            command[0], Array(command.dropFirst()), environment: env, in: root, stdout: outURL, stderr: errURL, input: input)
         return RunningTrackee(process: process, arguments: arguments, stdoutURL: outURL, stderrURL: errURL)
     }
 
@@ -240,6 +221,33 @@ public final class Sandbox {
 /// `trackee: <sentence>\n`, the one line a failing command writes.
 public func failure(_ sentence: String) -> String { "trackee: \(sentence)\n" }
 
+/// Starts a program with its standard output and error in the files
+/// `stdout` and `stderr` (made empty first), so neither pipe can fill up,
+/// and its standard input empty unless `input` is given.
+public func startProgram(
+    _ executable: String, _ arguments: [String], environment: [String: String], in directory: URL,
+    stdout: URL, stderr: URL, input: Pipe? = nil
+) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    process.currentDirectoryURL = directory
+    _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+    let out = try FileHandle(forWritingTo: stdout)
+    let err = try FileHandle(forWritingTo: stderr)
+    defer {
+        try? out.close()
+        try? err.close()
+    }
+    process.standardInput = input ?? FileHandle.nullDevice
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    return process
+}
+
 /// Runs another program (khal, make) to its end, its output through files
 /// so neither pipe can fill up.
 public func runProgram(_ executable: String, _ arguments: [String], environment: [String: String], in directory: URL)
@@ -247,26 +255,12 @@ public func runProgram(_ executable: String, _ arguments: [String], environment:
 {
     let out = directory.appendingPathComponent("run-\(UUID().uuidString).out")
     let err = directory.appendingPathComponent("run-\(UUID().uuidString).err")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
     defer {
         try? FileManager.default.removeItem(at: out)
         try? FileManager.default.removeItem(at: err)
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    process.currentDirectoryURL = directory
-    process.standardInput = FileHandle.nullDevice
-    let outHandle = try FileHandle(forWritingTo: out)
-    let errHandle = try FileHandle(forWritingTo: err)
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    try process.run()
+    let process = try startProgram(executable, arguments, environment: environment, in: directory, stdout: out, stderr: err)
     process.waitUntilExit()
-    try? outHandle.close()
-    try? errHandle.close()
     return (process.terminationStatus,
             String(decoding: try Data(contentsOf: out), as: UTF8.self),
             String(decoding: try Data(contentsOf: err), as: UTF8.self))

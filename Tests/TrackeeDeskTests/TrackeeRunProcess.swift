@@ -106,24 +106,7 @@ final class TrackeeRunProcess {
     }
 
     private func launch(_ arguments: [String], stdout: URL, stderr: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = root
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let out = try FileHandle(forWritingTo: stdout)
-        let err = try FileHandle(forWritingTo: stderr)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return process
+        try startProgram(binary, arguments, environment: environment, in: root, stdout: stdout, stderr: stderr)
     }
 
     /// What `trackee run` wrote to stderr so far, line by line.

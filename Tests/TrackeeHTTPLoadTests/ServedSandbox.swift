@@ -211,25 +211,10 @@ final class ServedSandbox {
     /// Starts a process with its output in files, so no pipe fills up.
     private func launch(_ arguments: [String], executable: String? = nil, stdout: String? = nil, stderr: String,
                         extra: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? binary)
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = root
-        let outPath = stdout ?? path("io/\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return process
+        try startProgram(
+            executable ?? binary, arguments, environment: environment.merging(extra) { $1 }, in: root,
+            stdout: URL(fileURLWithPath: stdout ?? path("io/\(UUID().uuidString).out")),
+            stderr: URL(fileURLWithPath: stderr))
     }
 
     // MARK: the store

@@ -72,28 +72,31 @@ def report(data, closed, started, **more):
     print(json.dumps(result))
 
 
-def too_large(port, token):
-    """Announces 70000 bytes and sends none: the answer must come anyway."""
+def post_start(port, token, framing, body=b""):
+    """Connects and sends a POST /v1/start head with `framing` (the
+    Content-Length or Transfer-Encoding line) and the first `body` bytes;
+    returns the socket and when it started."""
     sock = connect(port)
     started = time.monotonic()
     sock.sendall(
         b"POST /v1/start HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         + b"Authorization: Bearer " + token.encode() + b"\r\n"
-        + b"Content-Type: application/json\r\nContent-Length: 70000\r\n\r\n"
+        + b"Content-Type: application/json\r\n" + framing + b"\r\n\r\n"
+        + body
     )
+    return sock, started
+
+
+def too_large(port, token):
+    """Announces 70000 bytes and sends none: the answer must come anyway."""
+    sock, started = post_start(port, token, b"Content-Length: 70000")
     data, closed = read_to_end(sock, started, 15)
     report(data, closed, started)
 
 
 def chunked_too_large(port, token):
     """A chunked body of 4 x 16 KiB and one byte more, then nothing."""
-    sock = connect(port)
-    started = time.monotonic()
-    sock.sendall(
-        b"POST /v1/start HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        + b"Authorization: Bearer " + token.encode() + b"\r\n"
-        + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-    )
+    sock, started = post_start(port, token, b"Transfer-Encoding: chunked")
     sent = 0
     refused = False
     for size in [16384, 16384, 16384, 16384, 1]:
@@ -144,14 +147,8 @@ def slow_headers(port):
 
 def half_body(port, token):
     """Announces 100 bytes, sends 50, and waits."""
-    sock = connect(port)
-    started = time.monotonic()
-    sock.sendall(
-        b"POST /v1/start HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        + b"Authorization: Bearer " + token.encode() + b"\r\n"
-        + b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
-        + b'{"project": "Half", "description": "a body cut off in the mi'
-    )
+    sock, started = post_start(
+        port, token, b"Content-Length: 100", b'{"project": "Half", "description": "a body cut off in the mi')
     data, closed = read_to_end(sock, started, 20)
     report(data, closed, started)
 
