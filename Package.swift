@@ -46,6 +46,7 @@ let package = Package(
             name: "TrackeeStore",
             dependencies: [
                 "TrackeeCore",
+                "TrackeeHub",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The HTTP API's request-to-answer layer (issue 20): routes, JSON

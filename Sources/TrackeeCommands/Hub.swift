@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TrackeeCore
 import TrackeeHub
+import TrackeeStore
 
 /// Where `trackee-daemon` registers the hub's PostgreSQL client; in
 /// `trackee` there is none, and `trackee hub …` becomes the daemon.
@@ -23,11 +24,30 @@ extension Trackee {
             abstract: "Set up the PostgreSQL hub that devices are to replicate through.",
             discussion: """
                 The hub is a PostgreSQL database named by `hub:` in the settings (see \
-                CONFIGURATION in `man trackee`). So far only its schema is set up; replication \
-                through it is not built yet. The PostgreSQL client is in trackee-daemon, \
-                installed next to trackee, which these commands become.
+                CONFIGURATION in `man trackee`). Clients, projects and entries replicate through \
+                it with `hub sync`; every other command works on the local store alone. The \
+                PostgreSQL client is in trackee-daemon, installed next to trackee, which `hub \
+                init` and `hub sync` become.
                 """,
-            subcommands: [Init.self])
+            subcommands: [Init.self, Sync.self, Status.self])
+
+        /// The settings' hub, or the refusal of a command that needs one.
+        static func settings(_ session: Session) throws -> HubSettings {
+            guard let hub = session.settings.hub else {
+                throw CommandFailure.config(
+                    "\(Settings.path(environment: session.environment)): the settings have no hub: section; "
+                        + "add one with the hub's url (see CONFIGURATION in man trackee)")
+            }
+            return hub
+        }
+
+        /// The registered PostgreSQL client; `trackee` becomes the daemon.
+        static func client() throws -> any HubClient {
+            guard let client = HubServing.registered else {
+                try HTTPServing.execDaemon(for: "holds the hub's PostgreSQL client")
+            }
+            return client
+        }
 
         struct Init: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -42,14 +62,8 @@ extension Trackee {
 
             func run() throws {
                 try Session.run(common) { session in
-                    guard let hub = session.settings.hub else {
-                        throw CommandFailure.config(
-                            "\(Settings.path(environment: session.environment)): the settings have no hub: section; "
-                                + "add one with the hub's url (see CONFIGURATION in man trackee)")
-                    }
-                    guard let client = HubServing.registered else {
-                        try HTTPServing.execDaemon(for: "holds the hub's PostgreSQL client")
-                    }
+                    let hub = try Hub.settings(session)
+                    let client = try Hub.client()
                     let password = try Self.password(hub, environment: session.environment)
                     let report: HubSchema.Report
                     do {
@@ -90,6 +104,130 @@ extension Trackee {
                     let text = String(decoding: data, as: UTF8.self)
                     return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
                 }
+            }
+        }
+    }
+}
+
+extension Trackee.Hub {
+    struct Sync: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync",
+            abstract: "Push the changes made here to the hub, and pull the others' once.",
+            discussion: """
+                The first sync joins the hub: the device gets a number, and every client, \
+                project and entry here is renumbered so that its id ends in it (ids are then the \
+                same on every device) and pushed. Each batch is one transaction on both sides, so \
+                a sync that is killed loses nothing and the next one goes on where it stopped. On \
+                a terminal a progress line shows the counts. See "Several devices" in the README \
+                for how changes merge.
+                """)
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try Session.run(common) { session in
+                let hub = try Trackee.Hub.settings(session)
+                let client = try Trackee.Hub.client()
+                let store = try session.openStore()
+                let password = try Init.password(hub, environment: session.environment)
+                let showsProgress = !session.out.json && isatty(2) == 1
+                let report: HubSyncReport
+                do {
+                    var sync = HubSync(
+                        store: store, settings: hub, session: try client.connect(hub, password: password))
+                    if showsProgress {
+                        sync.progress = { r in
+                            writeAll(2, "\r\u{1B}[Kpushed \(r.pushed), pulled \(r.pulled)")
+                        }
+                    }
+                    report = try sync.run(now: session.currentTime)
+                    if showsProgress { writeAll(2, "\r\u{1B}[K") }
+                } catch let error as StoreError {
+                    throw error
+                } catch {
+                    if showsProgress { writeAll(2, "\r\u{1B}[K") }
+                    try? store.hubSynced(error: "\(error)", now: session.currentTime())
+                    throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
+                }
+                try store.hubSynced(error: nil, now: session.currentTime())
+                for warning in report.warnings { writeAll(2, "trackee: warning: \(warning)\n") }
+                if session.out.json {
+                    session.out.emit(report)
+                } else {
+                    var line = "hub sync: device \(report.device) (\(report.number)): pushed \(report.pushed), "
+                        + "pulled \(report.pulled), applied \(report.applied)"
+                    if report.timersStopped > 0 { line += ", stopped \(report.timersStopped) timer(s) another device's followed" }
+                    if report.conflicts > 0 { line += ", \(report.conflicts) conflict(s)" }
+                    session.out.line(line)
+                }
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Show this device on the hub: its number, cursor, queue and last error.",
+            discussion: """
+                Reads the local store only, so it answers with the hub out of reach. `queued` \
+                counts the changes made here that the hub has not received yet.
+                """)
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try Session.run(common) { session in
+                let hub = try Trackee.Hub.settings(session)
+                let state = try session.openStore().hubDevice()
+                let view = View(
+                    device: hub.device, number: state?.number, joined: state?.joined.map { session.zone.iso8601($0) },
+                    cursor: state?.pulled ?? 0, queued: state?.queued ?? 0, conflicts: state?.conflicts ?? 0,
+                    clock: state?.clock, last_sync: state?.lastSync.map { session.zone.iso8601($0) },
+                    last_error: state?.lastError, last_error_at: state?.lastErrorAt.map { session.zone.iso8601($0) })
+                if session.out.json {
+                    session.out.emit(view)
+                    return
+                }
+                session.out.line("device     \(view.device)" + (view.number.map { " (number \($0))" } ?? " (not joined yet)"))
+                session.out.line("hub        \(HubSettings.shown(hub.url))")
+                session.out.line("cursor     \(view.cursor)")
+                session.out.line("queued     \(view.queued)")
+                if view.conflicts > 0 { session.out.line("conflicts  \(view.conflicts)") }
+                session.out.line("last sync  \(view.last_sync ?? "never")")
+                if let error = view.last_error {
+                    session.out.line("last error \(view.last_error_at ?? ""): \(error)")
+                }
+            }
+        }
+
+        struct View: Encodable {
+            var device: String
+            var number: Int64?
+            var joined: String?
+            var cursor: Int64
+            var queued: Int
+            var conflicts: Int
+            var clock: String?
+            var last_sync: String?
+            var last_error: String?
+            var last_error_at: String?
+
+            /// Every key, null where there is no value.
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(device, forKey: .device)
+                try c.encode(number, forKey: .number)
+                try c.encode(joined, forKey: .joined)
+                try c.encode(cursor, forKey: .cursor)
+                try c.encode(queued, forKey: .queued)
+                try c.encode(conflicts, forKey: .conflicts)
+                try c.encode(clock, forKey: .clock)
+                try c.encode(last_sync, forKey: .last_sync)
+                try c.encode(last_error, forKey: .last_error)
+                try c.encode(last_error_at, forKey: .last_error_at)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case device, number, joined, cursor, queued, conflicts, clock, last_sync, last_error, last_error_at
             }
         }
     }

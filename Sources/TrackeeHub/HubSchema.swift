@@ -36,6 +36,14 @@ public enum HubSchema {
                 UNIQUE (device, sequence)
             );
             """),
+        // Each device's number (the last three digits of the ids of the
+        // rows it makes) and the store that holds its name, so a second
+        // store cannot join as the same device.
+        Migration(id: "2026-11-27-device-numbers", sql: """
+            CREATE SEQUENCE device_number MINVALUE 1 MAXVALUE 999;
+            ALTER TABLE device ADD COLUMN number integer UNIQUE DEFAULT nextval('device_number');
+            ALTER TABLE device ADD COLUMN store text;
+            """),
     ]
 
     /// The outcome of bringing a hub's schema up to date.
@@ -70,4 +78,60 @@ public enum HubSchema {
 public protocol HubClient: Sendable {
     /// Creates or migrates the hub's schema.
     func initialize(_ settings: HubSettings, password: String?) throws -> HubSchema.Report
+    /// A connection for replication, to a hub whose schema is this
+    /// trackee's (refused when it is behind or ahead).
+    func connect(_ settings: HubSettings, password: String?) throws -> any HubSession
+}
+
+/// One connection to the hub, for one device's pushes and pulls.
+public protocol HubSession: AnyObject {
+    /// Registers `device` for the store `store` (once), and returns its
+    /// number; refused when another store holds the name.
+    func register(device: String, store: String) throws -> Int64
+    /// The hub's clock, in milliseconds since 1970.
+    func now() throws -> Int64
+    /// Appends changes made on `device`; those the hub holds already (a
+    /// push again after a kill) are passed over.
+    func push(device: String, _ changes: [HubOutgoingChange]) throws
+    /// Up to `limit` changes other devices made, after hub change `cursor`.
+    func pull(after cursor: Int64, excluding device: String, limit: Int) throws -> [HubIncomingChange]
+}
+
+/// A change made on this device, as it is appended to the hub's change
+/// table.
+public struct HubOutgoingChange: Sendable, Equatable {
+    /// The journal row's number: unique per device, so a second push of
+    /// it adds nothing.
+    public var sequence: Int64
+    public var clock: String
+    /// `client`, `project` or `entry`.
+    public var kind: String
+    /// `{"id":…,"fields":{…}}`: the fields the change set, `_exists` 0
+    /// for a delete and 1 for a creation.
+    public var body: String
+
+    public init(sequence: Int64, clock: String, kind: String, body: String) {
+        self.sequence = sequence
+        self.clock = clock
+        self.kind = kind
+        self.body = body
+    }
+}
+
+/// A change another device made, as read from the hub.
+public struct HubIncomingChange: Sendable, Equatable {
+    /// Its number in the hub: the pull cursor.
+    public var id: Int64
+    public var device: String
+    public var clock: String
+    public var kind: String
+    public var body: String
+
+    public init(id: Int64, device: String, clock: String, kind: String, body: String) {
+        self.id = id
+        self.device = device
+        self.clock = clock
+        self.kind = kind
+        self.body = body
+    }
 }

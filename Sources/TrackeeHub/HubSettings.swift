@@ -53,6 +53,17 @@ public struct HubSettings: Sendable, Equatable {
             }
     }
 
+    /// The URL without a password written into it.
+    public static func shown(_ url: String) -> String {
+        guard let slash = url.firstIndex(of: "/") else { return url }
+        let start = url.index(slash, offsetBy: 2, limitedBy: url.endIndex) ?? url.endIndex
+        let authority = url[start...].prefix { $0 != "/" && $0 != "?" }
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        let credentials = url[start..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + String(url[at...])
+    }
+
     /// Whether `text` is a connection URI libpq takes.
     public static func isConnectionURI(_ text: String) -> Bool {
         (text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")) && !text.contains(" ")

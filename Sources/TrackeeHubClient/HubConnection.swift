@@ -31,12 +31,12 @@ final class HubConnection {
         var valuePointers: [UnsafePointer<CChar>?] = values.map { $0.map { UnsafePointer($0) } } + [nil]
         // expand_dbname 1: the first dbname is read as a connection URI.
         guard let made = PQconnectdbParams(&keyPointers, &valuePointers, 1) else {
-            throw HubFailure("cannot reach the hub at \(Self.shown(settings.url)): out of memory")
+            throw HubFailure("cannot reach the hub at \(HubSettings.shown(settings.url)): out of memory")
         }
         guard PQstatus(made) == CONNECTION_OK else {
             let message = Self.firstLine(PQerrorMessage(made))
             PQfinish(made)
-            throw HubFailure("cannot reach the hub at \(Self.shown(settings.url)): \(message)")
+            throw HubFailure("cannot reach the hub at \(HubSettings.shown(settings.url)): \(message)")
         }
         // Notices ("relation … already exists, skipping") are the server
         // talking to itself; libpq would print them on stderr.
@@ -87,17 +87,6 @@ final class HubConnection {
             _ = try? execute("ROLLBACK")
             throw error
         }
-    }
-
-    /// The URL without a password written into it.
-    static func shown(_ url: String) -> String {
-        guard let slash = url.firstIndex(of: "/") else { return url }
-        let start = url.index(slash, offsetBy: 2, limitedBy: url.endIndex) ?? url.endIndex
-        let authority = url[start...].prefix { $0 != "/" && $0 != "?" }
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        let credentials = url[start..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + String(url[at...])
     }
 
     private static func firstLine(_ text: UnsafePointer<CChar>?) -> String {

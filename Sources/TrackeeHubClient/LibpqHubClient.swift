@@ -8,6 +8,76 @@ public struct LibpqHubClient: HubClient {
         let connection = try HubConnection(settings, password: password)
         return try HubMigrator.migrate(connection)
     }
+
+    public func connect(_ settings: HubSettings, password: String?) throws -> any HubSession {
+        let connection = try HubConnection(settings, password: password)
+        try HubMigrator.check(connection)
+        return LibpqHubSession(connection)
+    }
+}
+
+/// Pushes and pulls over one libpq connection.
+final class LibpqHubSession: HubSession {
+    private let connection: HubConnection
+
+    init(_ connection: HubConnection) {
+        self.connection = connection
+    }
+
+    func register(device: String, store: String) throws -> Int64 {
+        try connection.execute(
+            "INSERT INTO device (name, store) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [device, store])
+        guard let row = try connection.execute("SELECT number, store FROM device WHERE name = $1", [device]).first,
+              let number = row[0].flatMap({ Int64($0) })
+        else { throw HubFailure("the hub did not register device \(device)") }
+        guard row[1] == store else {
+            throw HubFailure(
+                "the hub has a device named \(device) already, from another store; give this device another name "
+                    + "(hub.device in the settings)")
+        }
+        return number
+    }
+
+    func now() throws -> Int64 {
+        let rows = try connection.execute("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
+        guard let text = rows.first?.first ?? nil, let value = Int64(text) else {
+            throw HubFailure("the hub did not tell its time")
+        }
+        return value
+    }
+
+    /// One transaction under an advisory lock: pushes take turns, so the
+    /// change ids the hub hands out become visible in their order, and a
+    /// pull's cursor never passes one still being written.
+    func push(device: String, _ changes: [HubOutgoingChange]) throws {
+        guard !changes.isEmpty else { return }
+        var json = "["
+        for (index, change) in changes.enumerated() {
+            if index > 0 { json += "," }
+            json += #"{"s":\#(change.sequence),"c":"\#(change.clock)","k":"\#(change.kind)","b":\#(change.body)}"#
+        }
+        json += "]"
+        try connection.transaction { () throws(HubFailure) in
+            try connection.execute("SELECT pg_advisory_xact_lock(\(HubMigrator.pushLock))")
+            try connection.execute("""
+                INSERT INTO change (device, sequence, clock, kind, body)
+                SELECT $1, (c->>'s')::bigint, c->>'c', c->>'k', c->'b' FROM jsonb_array_elements($2::jsonb) c
+                ON CONFLICT (device, sequence) DO NOTHING
+                """, [device, json])
+            try connection.execute("SELECT pg_notify('trackee_change', $1)", [device])
+        }
+    }
+
+    func pull(after cursor: Int64, excluding device: String, limit: Int) throws -> [HubIncomingChange] {
+        try connection.execute("""
+            SELECT id, device, clock, kind, body::text FROM change WHERE id > $1 AND device <> $2 ORDER BY id LIMIT $3
+            """, [String(cursor), device, String(limit)]).compactMap { row in
+            guard let id = row[0].flatMap({ Int64($0) }), let device = row[1], let clock = row[2], let kind = row[3],
+                  let body = row[4]
+            else { return nil }
+            return HubIncomingChange(id: id, device: device, clock: clock, kind: kind, body: body)
+        }
+    }
 }
 
 /// Brings the hub's schema up to date, one transaction for the lot; two
@@ -15,6 +85,30 @@ public struct LibpqHubClient: HubClient {
 enum HubMigrator {
     /// The advisory lock's key: "trackee" in ASCII, as a number.
     static let lock = "\(0x7472_6163_6b65_65)"
+    /// The pushes' lock: "trackeP".
+    static let pushLock = "\(0x7472_6163_6b65_50)"
+
+    /// Refuses a hub whose schema is not this trackee's.
+    static func check(_ connection: HubConnection) throws(HubFailure) {
+        guard try connection.execute("SELECT to_regclass('trackee_migration') IS NOT NULL").first?[0] == "t" else {
+            throw HubFailure("the hub has no trackee schema yet; run trackee hub init")
+        }
+        let applied = Set(try connection.execute("SELECT id FROM trackee_migration").compactMap { $0.first ?? nil })
+        switch HubSchema.pending(after: applied) {
+        case .failure(let unknown):
+            throw newer(unknown)
+        case .success(let pending):
+            if let first = pending.first {
+                throw HubFailure("the hub's schema lacks migration \(first.id); run trackee hub init")
+            }
+        }
+    }
+
+    private static func newer(_ unknown: HubSchema.UnknownMigration) -> HubFailure {
+        HubFailure(
+            "the hub's schema has migration \(unknown.id), which this trackee does not know: a newer trackee "
+                + "set it up; upgrade trackee on this device")
+    }
 
     static func migrate(_ connection: HubConnection) throws(HubFailure) -> HubSchema.Report {
         try connection.transaction { () throws(HubFailure) -> HubSchema.Report in
@@ -25,9 +119,7 @@ enum HubMigrator {
             switch HubSchema.pending(after: applied) {
             case .success(let list): pending = list
             case .failure(let unknown):
-                throw HubFailure(
-                    "the hub's schema has migration \(unknown.id), which this trackee does not know: a newer trackee "
-                        + "set it up; upgrade trackee on this device")
+                throw newer(unknown)
             }
             for migration in pending {
                 try connection.execute(migration.sql)

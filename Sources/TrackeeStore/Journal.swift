@@ -28,6 +28,11 @@ struct JournalStep {
     let at: Instant
     /// The step this one reverts, for an undo.
     let undoes: Int64?
+    /// The device a pulled change came from; nil for a change made here.
+    var device: String?
+    /// Made here by the hub (the joining snapshot, a merge's stop), not by
+    /// a command: pushed, but passed over by undo.
+    var automatic = false
     /// The `seq` of the step's first row; nil until a row is recorded.
     private(set) var id: Int64?
 
@@ -40,14 +45,18 @@ struct JournalStep {
     /// Journals one row's change, from its image before and after (nil
     /// where there is no row); a change that left the row as it was
     /// writes nothing.
-    mutating func record(_ db: Database, _ table: JournalTable, id rowID: Int64, before: String?, after: String?) throws {
+    mutating func record(
+        _ db: Database, _ table: JournalTable, id rowID: Int64, before: String?, after: String?, stamp: String? = nil
+    ) throws {
         if before == after { return }
         // AUTOINCREMENT hands out one more than sqlite_sequence's value,
         // so a step's first row can name itself as its step.
         try db.cachedStatement(sql: """
-            INSERT INTO journal (step, at, label, undoes, kind, row_id, before, after)
-            VALUES (ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, after])
+            INSERT INTO journal (step, at, label, undoes, kind, row_id, before, after, stamp, device, automatic)
+            VALUES (ifnull(?, ifnull((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0) + 1), ?, ?, ?, ?, ?, ?, ?,
+                    ?, ?, ?)
+            """).execute(
+            arguments: [id, at.seconds, label, undoes, table.rawValue, rowID, before, after, stamp, device, automatic])
         if id == nil { id = db.lastInsertedRowID }
     }
 
@@ -63,7 +72,7 @@ struct JournalStep {
             db, sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?1 AND \(same)", arguments: [id, image]) == 1
     }
 
-    private static func columns(_ table: JournalTable) -> [String] {
+    static func columns(_ table: JournalTable) -> [String] {
         switch table {
         case .entry: return ["id", "project_id", "description", "tags", "start", "end", "source", "created", "updated"]
         case .project: return ["id", "client_id", "name", "type", "billable", "rate_cents", "created"]

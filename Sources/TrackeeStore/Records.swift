@@ -35,6 +35,10 @@ struct ClientRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatab
         container["created"] = created
     }
 
+    mutating func willInsert(_ db: Database) throws {
+        if id == nil { id = try HubIDs.next(db, .client) }
+    }
+
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
@@ -88,6 +92,10 @@ struct ProjectRecord: Codable, FetchableRecord, MutablePersistableRecord, Equata
         container["billable"] = billable
         container["rate_cents"] = rateCents
         container["created"] = created
+    }
+
+    mutating func willInsert(_ db: Database) throws {
+        if id == nil { id = try HubIDs.next(db, .project) }
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -153,6 +161,10 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord, Equatabl
         container["source"] = source
         container["created"] = created
         container["updated"] = updated
+    }
+
+    mutating func willInsert(_ db: Database) throws {
+        if id == nil { id = try HubIDs.next(db, .entry) }
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 15
+    static let version = 16
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -306,6 +306,9 @@ enum Schema {
         }
         migrator.registerMigration("v15-http-answers") { db in
             try Schema.httpAnswers(db)
+        }
+        migrator.registerMigration("v16-hub") { db in
+            try Schema.hub(db)
         }
         return migrator
     }

@@ -141,11 +141,11 @@ extension Store {
             previous = try entry(db, running)
         }
         try db.cachedStatement(sql: """
-            INSERT INTO entry (project_id, description, tags, start, "end", source, created, updated)
-            VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
+            INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
+            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
             """).execute(
             arguments: [
-                resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source.storedText, now.seconds,
+                try HubIDs.next(db, .entry), resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source.storedText, now.seconds,
                 now.seconds,
             ])
         let id = db.lastInsertedRowID

@@ -50,7 +50,8 @@ public struct JournalStepSummary: Sendable, Equatable {
 }
 
 extension Store {
-    /// Reverts the newest step that is neither undone nor an undo, in one
+    /// Reverts the newest step made here by a command (not pulled from the
+    /// hub, nor made by it) that is neither undone nor an undo, in one
     /// transaction, as a new step that names it in `undoes` (so the sync
     /// outbox pushes the reverted state, and a second undo goes one step
     /// further back). Refuses, changing nothing, when a row the step
@@ -63,7 +64,10 @@ extension Store {
             let undone = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT undoes FROM journal WHERE undoes IS NOT NULL"))
             var target: (step: Int64, label: String)?
             let firsts = try Row.fetchCursor(
-                db, sql: "SELECT step, label FROM journal WHERE seq = step AND undoes IS NULL ORDER BY seq DESC")
+                db, sql: """
+                    SELECT step, label FROM journal
+                    WHERE seq = step AND undoes IS NULL AND device IS NULL AND automatic = 0 ORDER BY seq DESC
+                    """)
             while let row = try firsts.next() {
                 let step: Int64 = row[0]
                 if !undone.contains(step) {

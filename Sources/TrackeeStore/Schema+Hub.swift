@@ -1,0 +1,76 @@
+import GRDB
+
+extension Schema {
+    /// v16: replication through a hub. Literal SQL, as every migration.
+    static func hub(_ db: Database) throws {
+        try db.execute(sql: """
+            -- This store's place on the hub: one row once it has asked to
+            -- join. `store` (random) tells this store apart from another
+            -- that would claim the same device name. `number` is the
+            -- hub's number for the device (1…999), set when it has
+            -- joined: every client, project and entry made here from
+            -- then on has an id ending in it (id = counter * 1000 +
+            -- number), so a row has the same id on every device; the
+            -- rows made before are renumbered so, and journaled from
+            -- `first_seq` on for the hub. `clock` is the hybrid logical
+            -- clock's last stamp; `stamped` and `pushed` are the last
+            -- journal rows stamped and pushed; `pulled` is the last hub
+            -- change taken in. `syncs` says which entries this device
+            -- pushes to Clockify and Toggl: its own, all (it is the
+            -- settings' sync_device) or none (another device is).
+            CREATE TABLE hub_device (
+                name TEXT NOT NULL,
+                store TEXT NOT NULL,
+                number INTEGER CHECK (number BETWEEN 1 AND 999),
+                joined INTEGER,
+                first_seq INTEGER,
+                clock TEXT,
+                stamped INTEGER NOT NULL DEFAULT 0,
+                pushed INTEGER NOT NULL DEFAULT 0,
+                pulled INTEGER NOT NULL DEFAULT 0,
+                syncs TEXT NOT NULL DEFAULT 'own' CHECK (syncs IN ('own', 'all', 'none')),
+                last_sync INTEGER,
+                last_error TEXT,
+                last_error_at INTEGER
+            );
+            -- The next counter of each table's ids, once joined.
+            CREATE TABLE hub_next_id (
+                kind TEXT NOT NULL PRIMARY KEY CHECK (kind IN ('client', 'project', 'entry')),
+                next INTEGER NOT NULL
+            );
+            -- Every replicated row's fields with the stamp and value of
+            -- their last write, `_exists` among them (0 for a tombstone):
+            -- the row in its table is what these say, so the order in
+            -- which changes arrive does not matter.
+            CREATE TABLE hub_field (
+                kind TEXT NOT NULL,
+                row_id INTEGER NOT NULL,
+                field TEXT NOT NULL,
+                stamp TEXT NOT NULL,
+                value ANY,
+                PRIMARY KEY (kind, row_id, field)
+            ) WITHOUT ROWID;
+            -- Changes the merge could not make without discarding
+            -- someone's work, until `hub resolve`.
+            CREATE TABLE hub_conflict (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL,
+                row_id INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                stamp TEXT NOT NULL,
+                device TEXT NOT NULL,
+                body TEXT NOT NULL,
+                noticed INTEGER NOT NULL,
+                resolved INTEGER
+            );
+            -- A journal row's stamp once the clock has given it one;
+            -- `device` names the device a pulled change came from (NULL:
+            -- made here); `automatic` marks what the hub made here (the
+            -- joining snapshot, a merge's stop), which undo passes over.
+            ALTER TABLE journal ADD COLUMN stamp TEXT;
+            ALTER TABLE journal ADD COLUMN device TEXT;
+            ALTER TABLE journal ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0;
+            PRAGMA user_version = 16;
+            """)
+    }
+}

@@ -1,0 +1,407 @@
+import GRDB
+import TrackeeCore
+import TrackeeHub
+
+/// Ids of rows made here once the store has joined a hub: the table's next
+/// counter times 1000 plus the device's number, so that a row has the same
+/// id on every device and two devices never make the same one.
+enum HubIDs {
+    /// How many devices a hub numbers; an id's last three digits.
+    static let span: Int64 = 1000
+
+    /// The id for a new row of `table`; nil before the store has joined a
+    /// hub, for SQLite to choose as it always has.
+    static func next(_ db: Database, _ table: JournalTable) throws -> Int64? {
+        guard let number = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT number FROM hub_device WHERE number IS NOT NULL"))
+        else { return nil }
+        let counter = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT next FROM hub_next_id WHERE kind = ?"), arguments: [table.rawValue]) ?? 1
+        try db.cachedStatement(sql: """
+            INSERT INTO hub_next_id (kind, next) VALUES (?, ?) ON CONFLICT (kind) DO UPDATE SET next = excluded.next
+            """).execute(arguments: [table.rawValue, counter + 1])
+        return counter * span + number
+    }
+}
+
+/// The store's place on the hub, for `hub status`.
+public struct HubDeviceState: Sendable, Equatable {
+    public var name: String
+    /// Random, made once: which store the hub's device row belongs to.
+    public var store: String
+    /// The hub's number for this device; nil until it has joined.
+    public var number: Int64?
+    public var joined: Instant?
+    /// The hybrid logical clock's last stamp.
+    public var clock: String?
+    /// The last hub change taken in.
+    public var pulled: Int64
+    /// Changes made here and not yet pushed.
+    public var queued: Int
+    /// Changes the merge left for `hub resolve`.
+    public var conflicts: Int
+    public var lastSync: Instant?
+    public var lastError: String?
+    public var lastErrorAt: Instant?
+}
+
+/// What one pull did to the store.
+public struct HubApplyReport: Sendable, Equatable {
+    /// Changes that changed a row here.
+    public var applied = 0
+    /// Changes an older stamp than a field's made no difference.
+    public var superseded = 0
+    /// Changes left for `hub resolve`.
+    public var conflicts = 0
+    /// Timers stopped because another device's ran after them.
+    public var timersStopped = 0
+    /// Changes that could not be read, one sentence each.
+    public var warnings: [String] = []
+}
+
+extension Store {
+    /// The store's place on the hub; nil before it has asked to join one.
+    public func hubDevice() throws -> HubDeviceState? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT name, store, number, joined, clock, pulled, last_sync, last_error, last_error_at FROM hub_device
+                """) else { return nil }
+            let queued = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM journal j, hub_device h
+                WHERE h.number IS NOT NULL AND j.seq > h.pushed AND j.seq >= h.first_seq AND j.device IS NULL AND j.step <> 0
+                """) ?? 0
+            return HubDeviceState(
+                name: row[0], store: row[1], number: row[2], joined: (row[3] as Int64?).map(Instant.init(seconds:)),
+                clock: row[4], pulled: row[5], queued: queued,
+                conflicts: try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_conflict WHERE resolved IS NULL") ?? 0,
+                lastSync: (row[6] as Int64?).map(Instant.init(seconds:)), lastError: row[7],
+                lastErrorAt: (row[8] as Int64?).map(Instant.init(seconds:)))
+        }
+    }
+
+    /// The device row this store joins the hub with: made once, with a
+    /// random store token, for `name`. A store that joined under another
+    /// name is refused: its rows' ids carry the other device's number.
+    public func hubIdentity(name: String) throws -> HubDeviceState {
+        try write { db in
+            if let existing = try String.fetchOne(db, sql: "SELECT name FROM hub_device") {
+                guard existing == name else { throw StoreError.hubDeviceRenamed(joined: existing, settings: name) }
+            } else {
+                var random = SystemRandomNumberGenerator()
+                let token = (0..<4).map { _ in String(random.next() as UInt32, radix: 16) }.joined(separator: "-")
+                try db.execute(sql: "INSERT INTO hub_device (name, store) VALUES (?, ?)", arguments: [name, token])
+            }
+        }
+        return try hubDevice()!
+    }
+
+    /// Joins the hub as device `number`, once: renumbers every client,
+    /// project and entry to `id * 1000 + number` (with every reference to
+    /// them, the journal's images included), and journals each row as it
+    /// now is, for the first push. Does nothing when already joined.
+    public func hubJoin(number: Int64, now: Instant) throws {
+        precondition((1..<HubIDs.span).contains(number))
+        try write { db in
+            guard try Int64.fetchOne(db, sql: "SELECT number FROM hub_device") == nil else { return }
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            let n = number, span = HubIDs.span
+            func renumbered(_ column: String) -> String { "\(column) * \(span) + \(n)" }
+            // Through negative ids: a new id never meets an old one.
+            for table in ["client", "project", "entry"] {
+                try db.execute(sql: "UPDATE \(table) SET id = -(\(renumbered("id")))")
+                try db.execute(sql: "UPDATE \(table) SET id = -id")
+            }
+            try db.execute(sql: """
+                UPDATE project SET client_id = \(renumbered("client_id")) WHERE client_id IS NOT NULL;
+                UPDATE entry SET project_id = \(renumbered("project_id")) WHERE project_id IS NOT NULL;
+                UPDATE intent_log SET entry_id = \(renumbered("entry_id")) WHERE entry_id IS NOT NULL;
+                UPDATE intent_log SET previous_entry_id = \(renumbered("previous_entry_id"))
+                    WHERE previous_entry_id IS NOT NULL;
+                UPDATE add_key SET entry_id = \(renumbered("entry_id"));
+                UPDATE outbox SET entry_id = -(\(renumbered("entry_id")));
+                UPDATE outbox SET entry_id = -entry_id;
+                UPDATE remote_entry SET entry_id = -(\(renumbered("entry_id")));
+                UPDATE remote_entry SET entry_id = -entry_id;
+                """)
+            func image(_ column: String) -> String {
+                var expression = column
+                for key in ["id", "client_id", "project_id"] {
+                    expression = """
+                        CASE WHEN json_type(\(column), '$.\(key)') = 'integer'
+                        THEN json_set(\(expression), '$.\(key)', json_extract(\(column), '$.\(key)') * \(span) + \(n))
+                        ELSE \(expression) END
+                        """
+                }
+                return expression
+            }
+            try db.execute(sql: """
+                UPDATE journal SET row_id = \(renumbered("row_id")), before = \(image("before")), after = \(image("after"))
+                """)
+            for table in ["client", "project", "entry"] {
+                try db.execute(sql: """
+                    INSERT INTO hub_next_id (kind, next) VALUES (?, ifnull((SELECT max(id) / \(span) FROM \(table)), 0) + 1)
+                    ON CONFLICT (kind) DO UPDATE SET next = excluded.next
+                    """, arguments: [table])
+            }
+            let head = try Int64.fetchOne(db, sql: "SELECT ifnull(max(seq), 0) FROM journal") ?? 0
+            try db.execute(sql: """
+                UPDATE hub_device SET number = ?, joined = ?, first_seq = ?, stamped = ?, pushed = ?
+                """, arguments: [n, now.seconds, head + 1, head, head])
+            var step = JournalStep("join the hub", at: now)
+            step.automatic = true
+            for client in try ClientRecord.fetchAll(db, sql: "SELECT * FROM client ORDER BY id") {
+                try step.record(db, .client, id: client.id!, before: nil, after: client.image)
+            }
+            for project in try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project ORDER BY id") {
+                try step.record(db, .project, id: project.id!, before: nil, after: project.image)
+            }
+            for entry in try EntryRecord.fetchAll(db, sql: "SELECT * FROM entry ORDER BY id") {
+                try step.record(db, .entry, id: entry.id!, before: nil, after: entry.image)
+            }
+        }
+    }
+
+    /// Stamps the changes made here since the last call with the device's
+    /// hybrid logical clock (in the order they were made, from the time
+    /// each was made), and returns up to `limit` of them not yet pushed.
+    public func hubOutgoing(limit: Int) throws -> [HubOutgoingChange] {
+        try write { db in try Self.stampPending(db) }
+        return try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT j.seq, j.stamp, j.kind, json_object('id', j.row_id, 'fields', json(\(Self.fields)))
+                FROM journal j, hub_device h
+                WHERE j.seq > h.pushed AND j.device IS NULL AND j.stamp IS NOT NULL
+                ORDER BY j.seq LIMIT ?
+                """, arguments: [limit]).map {
+                HubOutgoingChange(sequence: $0[0], clock: $0[1], kind: $0[2], body: $0[3])
+            }
+        }
+    }
+
+    /// Notes that the hub holds every change made here up to `sequence`.
+    public func hubPushed(through sequence: Int64) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE hub_device SET pushed = max(pushed, ?)", arguments: [sequence])
+        }
+    }
+
+    /// Notes the end of a sync: its error (nil when it went through).
+    public func hubSynced(error: String?, now: Instant) throws {
+        try write { db in
+            if let error {
+                try db.execute(
+                    sql: "UPDATE hub_device SET last_error = ?, last_error_at = ?", arguments: [error, now.seconds])
+            } else {
+                try db.execute(
+                    sql: "UPDATE hub_device SET last_sync = ?, last_error = NULL, last_error_at = NULL",
+                    arguments: [now.seconds])
+            }
+        }
+    }
+
+    /// The fields a journal row `j` set, as a JSON object: every column
+    /// but the id for a new row, the changed ones for an edit, and
+    /// `_exists` (1 for a new row, 0 for a deleted one).
+    static let fields = """
+        CASE WHEN j.after IS NULL THEN json_object('_exists', 0)
+             WHEN j.before IS NULL THEN json_set(json_remove(j.after, '$.id'), '$._exists', 1)
+             ELSE (SELECT json_group_object(a.key, a.value)
+                   FROM json_each(j.after) a
+                   WHERE a.key <> 'id' AND json_extract(j.before, '$."' || a.key || '"') IS NOT a.value) END
+        """
+
+    /// Gives each change made here since the last stamping its stamp, and
+    /// makes it the newest value of the fields it set.
+    static func stampPending(_ db: Database) throws {
+        guard let device = try Row.fetchOne(db, sql: """
+            SELECT name, clock, stamped, first_seq FROM hub_device WHERE number IS NOT NULL
+            """) else { return }
+        var clock = HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT j.seq, j.at, j.kind, j.row_id, \(fields) FROM journal j
+            WHERE j.seq > ? AND j.seq >= ? AND j.device IS NULL AND j.step <> 0 ORDER BY j.seq
+            """, arguments: [device[2] as Int64, device[3] as Int64])
+        guard let last = rows.last else { return }
+        for row in rows {
+            let at: Int64 = row[1]
+            let stamp = try Self.stamp(&clock, physical: at * 1000).description
+            try db.cachedStatement(sql: "UPDATE journal SET stamp = ? WHERE seq = ?").execute(arguments: [stamp, row[0]])
+            try setFields(db, kind: row[2], id: row[3], fields: row[4], stamp: stamp)
+        }
+        try db.execute(
+            sql: "UPDATE hub_device SET clock = ?, stamped = ?", arguments: [clock.last.description, last[0] as Int64])
+    }
+
+    /// The clock's next stamp; a millisecond with every counter used
+    /// borrows the next one.
+    private static func stamp(_ clock: inout HybridClock, physical: Int64) throws -> HybridStamp {
+        do {
+            return try clock.stamp(physical: physical)
+        } catch {
+            return try clock.stamp(physical: clock.last.wall + 1)
+        }
+    }
+
+    /// Records `fields` (a JSON object) as written at `stamp`, each where
+    /// it is newer than the field's last write; true when any was.
+    @discardableResult
+    private static func setFields(_ db: Database, kind: String, id: Int64, fields: String, stamp: String) throws -> Bool {
+        let values = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT key, value FROM json_each(?)"), arguments: [fields])
+        var newer = false
+        for value in values {
+            try db.cachedStatement(sql: """
+                INSERT INTO hub_field (kind, row_id, field, stamp, value) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (kind, row_id, field) DO UPDATE SET stamp = excluded.stamp, value = excluded.value
+                WHERE excluded.stamp > hub_field.stamp
+                """).execute(arguments: [kind, id, value[0] as String, stamp, value[1] as DatabaseValue])
+            if db.changesCount > 0 { newer = true }
+        }
+        return newer
+    }
+
+    /// Takes in changes pulled from the hub, in the hub's order, in one
+    /// transaction that also moves the pull cursor past them: each field
+    /// a change set whose last write here is older takes its value (last
+    /// writer wins, by stamp), and the row becomes what its fields now
+    /// say. A change stamped before a field's write here changes nothing.
+    ///
+    /// A timer that the pull makes run while another does ends when the
+    /// later of the two began (the later one runs on), on every device
+    /// alike; that stop is a change made here, pushed like any other.
+    /// Changes made here are stamped first, so that each is weighed with
+    /// the stamp it will carry.
+    public func hubApply(_ changes: [HubIncomingChange], through cursor: Int64, now: Instant, physical: Int64)
+        throws -> HubApplyReport
+    {
+        try write { db in
+            try Self.stampPending(db)
+            guard let device = try Row.fetchOne(db, sql: "SELECT name, clock FROM hub_device WHERE number IS NOT NULL")
+            else { throw StoreError.hubNotJoined }
+            var clock = HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
+            var report = HubApplyReport()
+            for change in changes {
+                guard let stamp = HybridStamp(change.clock), let table = JournalTable(rawValue: change.kind),
+                      let id = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$.id')", arguments: [change.body]),
+                      let fields = try String.fetchOne(
+                          db, sql: "SELECT json(json_extract(?, '$.fields'))", arguments: [change.body])
+                else {
+                    report.warnings.append(
+                        "hub change \(change.id) from \(change.device) cannot be read (\(change.kind) \(change.clock)); skipped")
+                    continue
+                }
+                // Never refused here: the device that made a change too
+                // far ahead is refused when it pushes.
+                try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
+                guard try Self.setFields(db, kind: change.kind, id: id, fields: fields, stamp: change.clock) else {
+                    report.superseded += 1
+                    continue
+                }
+                try Self.project(db, table, id: id, from: change, now: now, report: &report)
+            }
+            try db.execute(sql: """
+                UPDATE hub_device SET pulled = max(pulled, ?), clock = ?
+                """, arguments: [cursor, clock.last.description])
+            return report
+        }
+    }
+
+    /// Makes row `id` of `table` what its fields say, journaling the
+    /// change as pulled from `change.device`.
+    private static func project(
+        _ db: Database, _ table: JournalTable, id: Int64, from change: HubIncomingChange, now: Instant,
+        report: inout HubApplyReport
+    ) throws {
+        let values = Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT field, value FROM hub_field WHERE kind = ? AND row_id = ?"),
+                arguments: [table.rawValue, id]
+            ).map { ($0[0] as String, $0[1] as DatabaseValue) })
+        let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id])
+        let before = current.map { image(table, $0) }
+        var after: Row?
+        if values["_exists"].flatMap({ Int64.fromDatabaseValue($0) }) == 1 {
+            var merged: [String: DatabaseValueConvertible?] = [:]
+            for column in JournalStep.columns(table) {
+                merged[column] = column == "id" ? id : values[column] ?? current?[column] ?? defaultValue(table, column)
+            }
+            after = Row(merged)
+        }
+        var pulled = JournalStep("from \(change.device)", at: now)
+        pulled.device = change.device
+        if table == .entry, var opened = after, opened["end"] as DatabaseValue == .null {
+            if let other = try EntryRecord.fetchOne(
+                db, sql: #"SELECT * FROM entry WHERE "end" IS NULL AND id <> ?"#, arguments: [id])
+            {
+                let start: Int64 = opened["start"]
+                var merge = JournalStep("stop a timer: another started after it on \(change.device)", at: now)
+                merge.automatic = true
+                if (other.start, other.id!) < (start, id) {
+                    var stopped = other
+                    stopped.end = start
+                    try stopped.update(db)
+                    try merge.record(db, .entry, id: other.id!, before: other.image, after: stopped.image)
+                    try restoreOrConflict(db, table, id: id, before: before, after: image(table, opened), pulled: &pulled,
+                                          change: change, now: now, report: &report)
+                } else {
+                    let openImage = image(table, opened)
+                    var closed: [String: DatabaseValueConvertible?] = [:]
+                    for column in JournalStep.columns(table) { closed[column] = opened[column] as DatabaseValue }
+                    closed["end"] = other.start
+                    opened = Row(closed)
+                    let closedImage = image(table, opened)
+                    try restoreOrConflict(db, table, id: id, before: before, after: closedImage, pulled: &pulled,
+                                          change: change, now: now, report: &report)
+                    try merge.record(db, .entry, id: id, before: openImage, after: closedImage)
+                }
+                report.timersStopped += 1
+                return
+            }
+        }
+        try restoreOrConflict(db, table, id: id, before: before, after: after.map { image(table, $0) }, pulled: &pulled,
+                              change: change, now: now, report: &report)
+    }
+
+    private static func restoreOrConflict(
+        _ db: Database, _ table: JournalTable, id: Int64, before: String?, after: String?, pulled: inout JournalStep,
+        change: HubIncomingChange, now: Instant, report: inout HubApplyReport
+    ) throws {
+        if before == after {
+            report.superseded += 1
+            return
+        }
+        do {
+            try db.inSavepoint {
+                try JournalStep.restore(db, table, id: id, to: after)
+                return .commit
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            let reason = after == nil ? "\(table.rawValue) \(id) is still in use here" : "\(table.rawValue) \(id) clashes with a row here"
+            try db.execute(sql: """
+                INSERT INTO hub_conflict (kind, row_id, reason, stamp, device, body, noticed) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [table.rawValue, id, reason, change.clock, change.device, change.body, now.seconds])
+            report.conflicts += 1
+            return
+        }
+        try pulled.record(db, table, id: id, before: before, after: after, stamp: change.clock)
+        report.applied += 1
+    }
+
+    /// A row's journal image, from a row of its table.
+    private static func image(_ table: JournalTable, _ row: Row) -> String {
+        switch table {
+        case .client: return ClientRecord(row: row).image
+        case .project: return ProjectRecord(row: row).image
+        case .entry: return EntryRecord(row: row).image
+        }
+    }
+
+    /// What a column holds when no change has set it yet.
+    private static func defaultValue(_ table: JournalTable, _ column: String) -> DatabaseValueConvertible? {
+        switch (table, column) {
+        case (.entry, "description"), (.entry, "tags"), (.entry, "source"), (.client, "name"), (.project, "name"): return ""
+        case (.project, "billable"), (_, "created"), (_, "updated"), (.entry, "start"): return 0
+        default: return nil
+        }
+    }
+}
