@@ -50,19 +50,32 @@ extension Schema {
                 value ANY,
                 PRIMARY KEY (kind, row_id, field)
             ) WITHOUT ROWID;
-            -- Changes the merge could not make without discarding
-            -- someone's work, until `hub resolve`.
+            -- A project or client made on two devices under one name is
+            -- one: the one with the smaller id. The other's id is an
+            -- alias of it, and whatever names the alias means it.
+            CREATE TABLE hub_alias (
+                kind TEXT NOT NULL CHECK (kind IN ('client', 'project')),
+                alias INTEGER NOT NULL,
+                canonical INTEGER NOT NULL,
+                PRIMARY KEY (kind, alias)
+            );
+            -- Where last-writer-wins discarded someone's work, kept for
+            -- `hub conflicts` and `hub resolve`: an entry edited on one
+            -- device and deleted on another (`edited-deleted`), a client
+            -- or project deleted while rows here used it (`deleted-in-use`).
+            -- `device` made the change that won; `resolved` is when it
+            -- was resolved, and `resolution` how (`kept`, `dropped`).
             CREATE TABLE hub_conflict (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
-                kind TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('client', 'project', 'entry')),
                 row_id INTEGER NOT NULL,
-                reason TEXT NOT NULL,
-                stamp TEXT NOT NULL,
+                what TEXT NOT NULL CHECK (what IN ('edited-deleted', 'deleted-in-use')),
                 device TEXT NOT NULL,
-                body TEXT NOT NULL,
                 noticed INTEGER NOT NULL,
-                resolved INTEGER
+                resolved INTEGER,
+                resolution TEXT CHECK (resolution IN ('kept', 'dropped'))
             );
+            CREATE UNIQUE INDEX hub_conflict_open ON hub_conflict(kind, row_id, what) WHERE resolved IS NULL;
             -- A journal row's stamp once the clock has given it one;
             -- `device` names the device a pulled change came from (NULL:
             -- made here); `automatic` marks what the hub made here (the

@@ -47,7 +47,7 @@ public struct HubDeviceState: Sendable, Equatable {
 
 /// What one pull did to the store.
 public struct HubApplyReport: Sendable, Equatable {
-    /// Changes that changed a row here.
+    /// Changes that set at least one field here.
     public var applied = 0
     /// Changes an older stamp than a field's made no difference.
     public var superseded = 0
@@ -219,7 +219,7 @@ extension Store {
         var clock = HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
         let rows = try Row.fetchAll(db, sql: """
             SELECT j.seq, j.at, j.kind, j.row_id, \(fields) FROM journal j
-            WHERE j.seq > ? AND j.seq >= ? AND j.device IS NULL AND j.step <> 0 ORDER BY j.seq
+            WHERE j.seq > ? AND j.seq >= ? AND j.device IS NULL AND j.stamp IS NULL AND j.step <> 0 ORDER BY j.seq
             """, arguments: [device[2] as Int64, device[3] as Int64])
         guard let last = rows.last else { return }
         for row in rows {
@@ -232,20 +232,10 @@ extension Store {
             sql: "UPDATE hub_device SET clock = ?, stamped = ?", arguments: [clock.last.description, last[0] as Int64])
     }
 
-    /// The clock's next stamp; a millisecond with every counter used
-    /// borrows the next one.
-    private static func stamp(_ clock: inout HybridClock, physical: Int64) throws -> HybridStamp {
-        do {
-            return try clock.stamp(physical: physical)
-        } catch {
-            return try clock.stamp(physical: clock.last.wall + 1)
-        }
-    }
-
     /// Records `fields` (a JSON object) as written at `stamp`, each where
     /// it is newer than the field's last write; true when any was.
     @discardableResult
-    private static func setFields(_ db: Database, kind: String, id: Int64, fields: String, stamp: String) throws -> Bool {
+    static func setFields(_ db: Database, kind: String, id: Int64, fields: String, stamp: String) throws -> Bool {
         let values = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT key, value FROM json_each(?)"), arguments: [fields])
         var newer = false
@@ -261,16 +251,9 @@ extension Store {
     }
 
     /// Takes in changes pulled from the hub, in the hub's order, in one
-    /// transaction that also moves the pull cursor past them: each field
-    /// a change set whose last write here is older takes its value (last
-    /// writer wins, by stamp), and the row becomes what its fields now
-    /// say. A change stamped before a field's write here changes nothing.
-    ///
-    /// A timer that the pull makes run while another does ends when the
-    /// later of the two began (the later one runs on), on every device
-    /// alike; that stop is a change made here, pushed like any other.
-    /// Changes made here are stamped first, so that each is weighed with
-    /// the stamp it will carry.
+    /// transaction that also moves the pull cursor past them (see
+    /// ``HubMerge`` for the rules). Changes made here are stamped first,
+    /// so that each is weighed with the stamp it will carry.
     public func hubApply(_ changes: [HubIncomingChange], through cursor: Int64, now: Instant, physical: Int64)
         throws -> HubApplyReport
     {
@@ -278,130 +261,24 @@ extension Store {
             try Self.stampPending(db)
             guard let device = try Row.fetchOne(db, sql: "SELECT name, clock FROM hub_device WHERE number IS NOT NULL")
             else { throw StoreError.hubNotJoined }
-            var clock = HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
-            var report = HubApplyReport()
-            for change in changes {
-                guard let stamp = HybridStamp(change.clock), let table = JournalTable(rawValue: change.kind),
-                      let id = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$.id')", arguments: [change.body]),
-                      let fields = try String.fetchOne(
-                          db, sql: "SELECT json(json_extract(?, '$.fields'))", arguments: [change.body])
-                else {
-                    report.warnings.append(
-                        "hub change \(change.id) from \(change.device) cannot be read (\(change.kind) \(change.clock)); skipped")
-                    continue
-                }
-                // Never refused here: the device that made a change too
-                // far ahead is refused when it pushes.
-                try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
-                guard try Self.setFields(db, kind: change.kind, id: id, fields: fields, stamp: change.clock) else {
-                    report.superseded += 1
-                    continue
-                }
-                try Self.project(db, table, id: id, from: change, now: now, report: &report)
-            }
+            var merge = HubMerge(
+                db: db, clock: HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init)),
+                physical: physical, now: now)
+            for change in changes { try merge.apply(change) }
             try db.execute(sql: """
                 UPDATE hub_device SET pulled = max(pulled, ?), clock = ?
-                """, arguments: [cursor, clock.last.description])
-            return report
+                """, arguments: [cursor, merge.clock.last.description])
+            return merge.report
         }
     }
 
-    /// Makes row `id` of `table` what its fields say, journaling the
-    /// change as pulled from `change.device`.
-    private static func project(
-        _ db: Database, _ table: JournalTable, id: Int64, from change: HubIncomingChange, now: Instant,
-        report: inout HubApplyReport
-    ) throws {
-        let values = Dictionary(
-            uniqueKeysWithValues: try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT field, value FROM hub_field WHERE kind = ? AND row_id = ?"),
-                arguments: [table.rawValue, id]
-            ).map { ($0[0] as String, $0[1] as DatabaseValue) })
-        let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id])
-        let before = current.map { image(table, $0) }
-        var after: Row?
-        if values["_exists"].flatMap({ Int64.fromDatabaseValue($0) }) == 1 {
-            var merged: [String: DatabaseValueConvertible?] = [:]
-            for column in JournalStep.columns(table) {
-                merged[column] = column == "id" ? id : values[column] ?? current?[column] ?? defaultValue(table, column)
-            }
-            after = Row(merged)
-        }
-        var pulled = JournalStep("from \(change.device)", at: now)
-        pulled.device = change.device
-        if table == .entry, var opened = after, opened["end"] as DatabaseValue == .null {
-            if let other = try EntryRecord.fetchOne(
-                db, sql: #"SELECT * FROM entry WHERE "end" IS NULL AND id <> ?"#, arguments: [id])
-            {
-                let start: Int64 = opened["start"]
-                var merge = JournalStep("stop a timer: another started after it on \(change.device)", at: now)
-                merge.automatic = true
-                if (other.start, other.id!) < (start, id) {
-                    var stopped = other
-                    stopped.end = start
-                    try stopped.update(db)
-                    try merge.record(db, .entry, id: other.id!, before: other.image, after: stopped.image)
-                    try restoreOrConflict(db, table, id: id, before: before, after: image(table, opened), pulled: &pulled,
-                                          change: change, now: now, report: &report)
-                } else {
-                    let openImage = image(table, opened)
-                    var closed: [String: DatabaseValueConvertible?] = [:]
-                    for column in JournalStep.columns(table) { closed[column] = opened[column] as DatabaseValue }
-                    closed["end"] = other.start
-                    opened = Row(closed)
-                    let closedImage = image(table, opened)
-                    try restoreOrConflict(db, table, id: id, before: before, after: closedImage, pulled: &pulled,
-                                          change: change, now: now, report: &report)
-                    try merge.record(db, .entry, id: id, before: openImage, after: closedImage)
-                }
-                report.timersStopped += 1
-                return
-            }
-        }
-        try restoreOrConflict(db, table, id: id, before: before, after: after.map { image(table, $0) }, pulled: &pulled,
-                              change: change, now: now, report: &report)
-    }
-
-    private static func restoreOrConflict(
-        _ db: Database, _ table: JournalTable, id: Int64, before: String?, after: String?, pulled: inout JournalStep,
-        change: HubIncomingChange, now: Instant, report: inout HubApplyReport
-    ) throws {
-        if before == after {
-            report.superseded += 1
-            return
-        }
+    /// The clock's next stamp; a millisecond with every counter used
+    /// borrows the next one.
+    static func stamp(_ clock: inout HybridClock, physical: Int64) throws -> HybridStamp {
         do {
-            try db.inSavepoint {
-                try JournalStep.restore(db, table, id: id, to: after)
-                return .commit
-            }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            let reason = after == nil ? "\(table.rawValue) \(id) is still in use here" : "\(table.rawValue) \(id) clashes with a row here"
-            try db.execute(sql: """
-                INSERT INTO hub_conflict (kind, row_id, reason, stamp, device, body, noticed) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [table.rawValue, id, reason, change.clock, change.device, change.body, now.seconds])
-            report.conflicts += 1
-            return
-        }
-        try pulled.record(db, table, id: id, before: before, after: after, stamp: change.clock)
-        report.applied += 1
-    }
-
-    /// A row's journal image, from a row of its table.
-    private static func image(_ table: JournalTable, _ row: Row) -> String {
-        switch table {
-        case .client: return ClientRecord(row: row).image
-        case .project: return ProjectRecord(row: row).image
-        case .entry: return EntryRecord(row: row).image
-        }
-    }
-
-    /// What a column holds when no change has set it yet.
-    private static func defaultValue(_ table: JournalTable, _ column: String) -> DatabaseValueConvertible? {
-        switch (table, column) {
-        case (.entry, "description"), (.entry, "tags"), (.entry, "source"), (.client, "name"), (.project, "name"): return ""
-        case (.project, "billable"), (_, "created"), (_, "updated"), (.entry, "start"): return 0
-        default: return nil
+            return try clock.stamp(physical: physical)
+        } catch {
+            return try clock.stamp(physical: clock.last.wall + 1)
         }
     }
 }

@@ -55,10 +55,7 @@ final class PostgresCluster {
             "-D", data, "-U", Self.admin, "--pwfile=" + passwordFile.path, "--auth=scram-sha-256", "-E", "UTF8",
             "--locale=C.UTF-8", "--no-sync",
         ])
-        try server(Self.bin + "/pg_ctl", [
-            "-D", data, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start", "-o",
-            "-k \(directory.path) -c listen_addresses='' -p \(port) -c fsync=off",
-        ])
+        try start()
     }
 
     deinit {
@@ -67,6 +64,20 @@ final class PostgresCluster {
     }
 
     var data: String { directory.appendingPathComponent("data").path }
+
+    private func start() throws {
+        try server(Self.bin + "/pg_ctl", [
+            "-D", data, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start", "-o",
+            "-k \(directory.path) -c listen_addresses='' -p \(port) -c fsync=off",
+        ])
+    }
+
+    /// Stops the server at once (connections cut, as in a crash) and
+    /// starts it again on the same socket.
+    func restart() throws {
+        try server(Self.bin + "/pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
+        try start()
+    }
 
     /// A URL for libpq: the Unix socket in the cluster's directory.
     func url(database: String) -> String {

@@ -1,0 +1,310 @@
+import GRDB
+import TrackeeCore
+import TrackeeHub
+
+/// Takes pulled changes into the store, inside one write transaction. The
+/// rules, which give every device the same rows whatever order the
+/// changes arrive in:
+///
+/// - Each field of a row keeps the value of its newest write by hybrid
+///   logical clock stamp (`hub_field`); `_exists` is a field too, so a
+///   delete is a tombstone and an undo after it a newer write.
+/// - The row in its table is what its fields say, read through two maps
+///   that every device computes alike: a reference to an alias means its
+///   canonical row, and a reference to a row that is not here (deleted)
+///   means none.
+/// - A client or project made on two devices under one name is one: the
+///   smaller id is canonical, the other an alias of it.
+/// - A timer the pull makes run while another runs here ends where the
+///   later of the two began; that stop is stamped at once, as a change
+///   made here, and pushed.
+/// - Where that discarded someone's work, the row is noted in
+///   `hub_conflict`: an edit and a delete of one entry from two devices,
+///   a client or project deleted while rows here used it.
+///
+/// Rows the maps change, with no field changed, are journaled with the
+/// device `(merge)`: never pushed (every device makes them itself), and
+/// passed over by undo.
+struct HubMerge {
+    let db: Database
+    var clock: HybridClock
+    let physical: Int64
+    let now: Instant
+    var report = HubApplyReport()
+    /// The journal step of the change being applied.
+    private var step: JournalStep?
+
+    init(db: Database, clock: HybridClock, physical: Int64, now: Instant) {
+        self.db = db
+        self.clock = clock
+        self.physical = physical
+        self.now = now
+    }
+
+    static let derived = "(merge)"
+
+    mutating func apply(_ change: HubIncomingChange) throws {
+        guard let stamp = HybridStamp(change.clock), let table = JournalTable(rawValue: change.kind),
+              let id = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$.id')", arguments: [change.body]),
+              let fields = try String.fetchOne(
+                  db, sql: "SELECT json(json_extract(?, '$.fields'))", arguments: [change.body])
+        else {
+            report.warnings.append(
+                "hub change \(change.id) from \(change.device) cannot be read (\(change.kind) \(change.clock)); skipped")
+            return
+        }
+        // Never refused here: the device that made a change too far
+        // ahead is refused when it pushes.
+        try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
+        let tombstone = try field(table, id, "_exists")
+        let deletes = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$._exists')", arguments: [fields]) == 0
+        guard try Store.setFields(db, kind: change.kind, id: id, fields: fields, stamp: change.clock) else {
+            report.superseded += 1
+            return
+        }
+        if table == .entry {
+            if !deletes, let tombstone, tombstone.value == 0, tombstone.device != change.device {
+                // An edit of an entry another device deleted.
+                try conflict(table, id, "edited-deleted", device: tombstone.device)
+            } else if deletes, try editedElsewhere(id, than: change.device) {
+                try conflict(table, id, "edited-deleted", device: change.device)
+            }
+        }
+        var pulled = JournalStep("from \(change.device)", at: now)
+        pulled.device = change.device
+        step = pulled
+        try project(table, id, stamp: change.clock)
+        step = nil
+        report.applied += 1
+    }
+
+    /// Makes row `id` of `table` what its fields say; `stamp` is the
+    /// pulled change's (nil when a map, not a field, changed).
+    private mutating func project(_ table: JournalTable, _ id: Int64, stamp: String?) throws {
+        let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id])
+        var after = try desired(table, id, current: current)
+        if table != .entry, let wanted = after, let other = try clashing(table, wanted, id: id) {
+            if id < other {
+                try alias(table, other, to: id)
+                try detachChildren(table, other, deleted: false)
+                try write(table, other, to: nil, stamp: nil)
+            } else {
+                try alias(table, id, to: other)
+                after = nil
+            }
+        }
+        var closedByMerge: (open: String, closed: String)?
+        if table == .entry, var opened = after, opened["end"] == .null,
+           let other = try EntryRecord.fetchOne(db, sql: #"SELECT * FROM entry WHERE "end" IS NULL AND id <> ?"#, arguments: [id])
+        {
+            let start = Int64.fromDatabaseValue(opened["start"] ?? .null) ?? 0
+            if (other.start, other.id!) < (start, id) {
+                var stopped = other
+                stopped.end = start
+                try stopped.update(db)
+                try mergeStop(other.id!, before: other.image, after: stopped.image, end: start)
+            } else {
+                let open = Self.image(table, opened)
+                opened["end"] = other.start.databaseValue
+                after = opened
+                closedByMerge = (open, Self.image(table, opened))
+            }
+        }
+        if table != .entry, after == nil, current != nil { try detachChildren(table, id, deleted: true) }
+        try write(table, id, to: after, stamp: stamp)
+        if let closedByMerge { try mergeStop(id, before: closedByMerge.open, after: closedByMerge.closed, end: nil) }
+        if table != .entry, after != nil { try reattachChildren(table, id) }
+    }
+
+    /// The row its fields and the maps make; nil for a tombstone or an alias.
+    private func desired(_ table: JournalTable, _ id: Int64, current: Row?) throws -> [String: DatabaseValue]? {
+        if table != .entry, try canonical(table, id) != id { return nil }
+        let values = Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT field, value FROM hub_field WHERE kind = ? AND row_id = ?"),
+                arguments: [table.rawValue, id]
+            ).map { ($0[0] as String, $0[1] as DatabaseValue) })
+        guard values["_exists"].flatMap(Int64.fromDatabaseValue) == 1 else { return nil }
+        var row: [String: DatabaseValue] = [:]
+        for column in JournalStep.columns(table) {
+            row[column] = column == "id" ? id.databaseValue
+                : values[column] ?? current?[column] as DatabaseValue? ?? Self.defaultValue(table, column)
+        }
+        switch table {
+        case .entry: row["project_id"] = try reference(.project, row["project_id"]!)
+        case .project: row["client_id"] = try reference(.client, row["client_id"]!)
+        case .client: break
+        }
+        return row
+    }
+
+    /// What a reference to `table` means here: its canonical row, or
+    /// none when that row is not here.
+    private func reference(_ table: JournalTable, _ value: DatabaseValue) throws -> DatabaseValue {
+        guard let id = Int64.fromDatabaseValue(value) else { return .null }
+        let target = try canonical(table, id)
+        let here = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?"), arguments: [target]) == 1
+        return here ? target.databaseValue : .null
+    }
+
+    private func canonical(_ table: JournalTable, _ id: Int64) throws -> Int64 {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT canonical FROM hub_alias WHERE kind = ? AND alias = ?"),
+            arguments: [table.rawValue, id]) ?? id
+    }
+
+    /// Another row of `table` here with the same name (and client).
+    private func clashing(_ table: JournalTable, _ row: [String: DatabaseValue], id: Int64) throws -> Int64? {
+        switch table {
+        case .client:
+            return try Int64.fetchOne(
+                db, sql: "SELECT id FROM client WHERE name = ? AND id <> ?", arguments: [row["name"], id])
+        case .project:
+            return try Int64.fetchOne(db, sql: """
+                SELECT id FROM project WHERE ifnull(client_id, 0) = ifnull(?, 0) AND name = ? COLLATE NOCASE AND id <> ?
+                """, arguments: [row["client_id"], row["name"], id])
+        case .entry:
+            return nil
+        }
+    }
+
+    private func alias(_ table: JournalTable, _ alias: Int64, to canonical: Int64) throws {
+        try db.execute(sql: """
+            INSERT INTO hub_alias (kind, alias, canonical) VALUES (?, ?, ?)
+            ON CONFLICT (kind, alias) DO UPDATE SET canonical = excluded.canonical
+            """, arguments: [table.rawValue, alias, canonical])
+        // What named the alias now names its canonical row.
+        try db.execute(sql: "UPDATE hub_alias SET canonical = ? WHERE kind = ? AND canonical = ?",
+                       arguments: [canonical, table.rawValue, alias])
+    }
+
+    /// The rows that refer to a client (projects) or a project (entries).
+    private func children(_ table: JournalTable) -> (table: JournalTable, column: String) {
+        table == .client ? (.project, "client_id") : (.entry, "project_id")
+    }
+
+    /// Clears every reference here to row `id`, before it goes; noted as
+    /// a conflict when it goes because it was deleted.
+    private mutating func detachChildren(_ table: JournalTable, _ id: Int64, deleted: Bool) throws {
+        let (childTable, column) = children(table)
+        let ids = try Int64.fetchAll(
+            db, sql: "SELECT id FROM \(childTable.rawValue) WHERE \(column) = ? ORDER BY id", arguments: [id])
+        for child in ids {
+            let before = try Self.image(db, childTable, child)
+            try db.execute(sql: "UPDATE \(childTable.rawValue) SET \(column) = NULL WHERE id = ?", arguments: [child])
+            try journal(childTable, child, before: before, after: Self.image(db, childTable, child), stamp: nil)
+        }
+        if deleted, !ids.isEmpty {
+            try conflict(table, id, "deleted-in-use", device: step?.device ?? HubMerge.derived)
+        }
+    }
+
+    /// Points the rows whose fields refer to row `id` (or an alias of it)
+    /// at it again.
+    private mutating func reattachChildren(_ table: JournalTable, _ id: Int64) throws {
+        let (childTable, column) = children(table)
+        let ids = try Int64.fetchAll(db, sql: """
+            SELECT f.row_id FROM hub_field f JOIN \(childTable.rawValue) c ON c.id = f.row_id
+            WHERE f.kind = ? AND f.field = ? AND c.\(column) IS NOT ?
+              AND (f.value = ? OR f.value IN (SELECT alias FROM hub_alias WHERE kind = ? AND canonical = ?))
+            ORDER BY f.row_id
+            """, arguments: [childTable.rawValue, column, id, id, table.rawValue, id])
+        for child in ids { try project(childTable, child, stamp: nil) }
+    }
+
+    /// Writes the row (nil: deletes it) and journals the change.
+    private mutating func write(
+        _ table: JournalTable, _ id: Int64, to row: [String: DatabaseValue]?, stamp: String?
+    ) throws {
+        let before = try Self.image(db, table, id)
+        let after = row.map { Self.image(table, $0) }
+        guard before != after else { return }
+        try JournalStep.restore(db, table, id: id, to: after)
+        try journal(table, id, before: before, after: after, stamp: stamp)
+    }
+
+    private mutating func journal(_ table: JournalTable, _ id: Int64, before: String?, after: String?, stamp: String?)
+        throws
+    {
+        if stamp != nil, var pulled = step {
+            try pulled.record(db, table, id: id, before: before, after: after, stamp: stamp)
+            step = pulled
+        } else {
+            var derived = JournalStep("merge on \(HubMerge.derived)", at: now)
+            derived.device = HubMerge.derived
+            try derived.record(db, table, id: id, before: before, after: after)
+        }
+    }
+
+    /// The stop of a timer another device's start follows: a change made
+    /// here, stamped now and pushed.
+    private mutating func mergeStop(_ id: Int64, before: String, after: String, end: Int64?) throws {
+        var merge = JournalStep("stop #\(id): a later timer came from \(step?.device ?? "the hub")", at: now)
+        merge.automatic = true
+        let stamp = try Store.stamp(&clock, physical: physical).description
+        try merge.record(db, .entry, id: id, before: before, after: after, stamp: stamp)
+        let value = try Int64.fetchOne(db, sql: #"SELECT "end" FROM entry WHERE id = ?"#, arguments: [id]) ?? end ?? 0
+        try Store.setFields(db, kind: JournalTable.entry.rawValue, id: id, fields: #"{"end":\#(value)}"#, stamp: stamp)
+        report.timersStopped += 1
+    }
+
+    private mutating func conflict(_ table: JournalTable, _ id: Int64, _ what: String, device: String) throws {
+        try db.execute(sql: """
+            INSERT INTO hub_conflict (kind, row_id, what, device, noticed) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """, arguments: [table.rawValue, id, what, device, now.seconds])
+        if db.changesCount > 0 { report.conflicts += 1 }
+    }
+
+    /// A field's value, stamp and the stamp's device.
+    private func field(_ table: JournalTable, _ id: Int64, _ name: String) throws
+        -> (value: Int64?, device: String)?
+    {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT value, stamp FROM hub_field WHERE kind = ? AND row_id = ? AND field = ?",
+            arguments: [table.rawValue, id, name])
+        else { return nil }
+        return (row[0], HybridStamp(row[1] as String)?.device ?? "")
+    }
+
+    /// Whether a device other than `device` edited entry `id` after it
+    /// was made (a field written by another stamp than `_exists`' first).
+    private func editedElsewhere(_ id: Int64, than device: String) throws -> Bool {
+        let stamps = try String.fetchAll(db, sql: """
+            SELECT stamp FROM hub_field WHERE kind = 'entry' AND row_id = ? AND field NOT IN ('_exists', 'created')
+            """, arguments: [id])
+        let created = try String.fetchOne(
+            db, sql: "SELECT stamp FROM hub_field WHERE kind = 'entry' AND row_id = ? AND field = 'created'",
+            arguments: [id])
+        return stamps.contains { $0 != created && HybridStamp($0)?.device != device }
+    }
+
+    /// A row's journal image as it is in its table; nil when absent.
+    static func image(_ db: Database, _ table: JournalTable, _ id: Int64) throws -> String? {
+        try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id]).map { row in
+            image(table, Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) }))
+        }
+    }
+
+    static func image(_ table: JournalTable, _ values: [String: DatabaseValue]) -> String {
+        let row = Row(values)
+        switch table {
+        case .client: return ClientRecord(row: row).image
+        case .project: return ProjectRecord(row: row).image
+        case .entry: return EntryRecord(row: row).image
+        }
+    }
+
+    /// What a column holds when no change has set it yet.
+    static func defaultValue(_ table: JournalTable, _ column: String) -> DatabaseValue {
+        switch (table, column) {
+        case (.entry, "description"), (.entry, "tags"), (.entry, "source"), (.client, "name"), (.project, "name"):
+            return "".databaseValue
+        case (.project, "billable"), (_, "created"), (_, "updated"), (.entry, "start"):
+            return 0.databaseValue
+        default:
+            return .null
+        }
+    }
+}
