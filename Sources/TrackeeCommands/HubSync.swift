@@ -56,7 +56,7 @@ struct HubSync {
         var hubNow: Int64?
         while true {
             let changes = try store.hubOutgoing(limit: batch)
-            guard let last = changes.last else { return }
+            guard !changes.isEmpty else { return }
             let limit = try hubNow ?? session.now()
             hubNow = limit
             if let ahead = changes.first(where: { (HybridStamp($0.clock)?.wall ?? 0) > limit + HybridClock.maximumLead }) {
@@ -66,7 +66,7 @@ struct HubSync {
                         + "hub's clock (more than a day); set this device's clock right (timedatectl)")
             }
             try session.push(device: settings.device, changes)
-            try store.hubPushed(through: last.sequence)
+            try store.hubPushed(changes)
             report.pushed += changes.count
             progress?(report)
         }

@@ -18,6 +18,10 @@ import TrackeeHub
 /// - A timer the pull makes run while another runs here ends where the
 ///   later of the two began; that stop is stamped at once, as a change
 ///   made here, and pushed.
+/// - A key (an intent's, a rule firing's, `add --key`'s) applied on two
+///   devices stands once: the application with the earlier stamp. The
+///   rows the other made are void (absent everywhere), and the device
+///   that made them takes back the rest of what it did.
 /// - Where that discarded someone's work, the row is noted in
 ///   `hub_conflict`: an edit and a delete of one entry from two devices,
 ///   a client or project deleted while rows here used it.
@@ -44,6 +48,7 @@ struct HubMerge {
     static let derived = "(merge)"
 
     mutating func apply(_ change: HubIncomingChange) throws {
+        if change.kind == "key" { return try applyKey(change) }
         guard let stamp = HybridStamp(change.clock), let table = JournalTable(rawValue: change.kind),
               let id = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$.id')", arguments: [change.body]),
               let fields = try String.fetchOne(
@@ -76,6 +81,121 @@ struct HubMerge {
         try project(table, id, stamp: change.clock)
         step = nil
         report.applied += 1
+    }
+
+    /// A key applied on another device: entered into the ledger here, so
+    /// that applying it here changes nothing. Of the applications of one
+    /// key this device knows, the one with the earliest stamp stands; the
+    /// rows the others made are void (absent everywhere), and when one of
+    /// them is this device's own, it also takes back the rest of what it
+    /// did (a timer its start had stopped runs again).
+    private mutating func applyKey(_ change: HubIncomingChange) throws {
+        guard HybridStamp(change.clock) != nil,
+              let row = try Row.fetchOne(db, sql: """
+                  SELECT json_extract(?1, '$.key'), json_extract(?1, '$.kind'), json(json_extract(?1, '$.row')),
+                         ifnull(json(json_extract(?1, '$.made')), '[]')
+                  """, arguments: [change.body]),
+              let key = row[0] as String?, let kind = (row[1] as String?).flatMap(HubKeys.Kind.init(rawValue:)),
+              let ledger = row[2] as String?
+        else {
+            report.warnings.append(
+                "hub change \(change.id) from \(change.device) cannot be read (key \(change.clock)); skipped")
+            return
+        }
+        if let stamp = HybridStamp(change.clock) {
+            try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
+        }
+        try db.execute(sql: """
+            INSERT INTO hub_key (kind, key, body, made, stamp, device) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """, arguments: [kind.rawValue, key, ledger, row[3] as String, change.clock, change.device])
+        let claims = try Row.fetchAll(db, sql: """
+            SELECT seq, device, steps, made, superseded_by FROM hub_key
+            WHERE kind = ? AND key = ? AND stamp IS NOT NULL ORDER BY stamp
+            """, arguments: [kind.rawValue, key])
+        guard let first = claims.first else { return }
+        let winner = (first[1] as String?) ?? clock.device
+        for claim in claims.dropFirst() {
+            if claim[1] as String? == nil, claim[4] as String? == nil {
+                try takeBack(steps: claim[2], key: key, first: winner)
+                try db.execute(sql: "UPDATE hub_key SET superseded_by = ? WHERE seq = ?",
+                               arguments: [winner, claim[0] as Int64])
+            }
+            try void(claim[3])
+        }
+        try HubKeys.enter(db, kind, key: key, row: ledger, device: change.device)
+        report.applied += 1
+    }
+
+    /// Voids the rows a superseded application made (`made`: JSON
+    /// [kind, id] pairs): each is absent from then on, on every device.
+    private mutating func void(_ made: String) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)", arguments: [made])
+        for row in rows {
+            guard let table = JournalTable(rawValue: row[0]) else { continue }
+            let id: Int64 = row[1]
+            try db.execute(sql: "INSERT INTO hub_void (kind, row_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [table.rawValue, id])
+            if db.changesCount > 0 { try project(table, id, stamp: nil) }
+        }
+    }
+
+    /// Takes back what the journal steps `steps` (a JSON array) made: a
+    /// row they made is deleted, a row they deleted comes back, and each
+    /// field they changed that still holds their value gets its old one.
+    /// The changes are made here, stamped now and pushed.
+    private mutating func takeBack(steps: String?, key: String, first device: String) throws {
+        let numbers = try Int64.fetchAll(db, sql: "SELECT value FROM json_each(?)", arguments: [steps ?? "[]"])
+        var undo = JournalStep("take back key \(key): \(device) applied it first", at: now)
+        undo.automatic = true
+        let stamp = try Store.stamp(&clock, physical: physical).description
+        for number in numbers.sorted(by: >) {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT kind, row_id, before, after FROM journal WHERE seq >= ?1 AND step = ?1 ORDER BY seq DESC
+                """, arguments: [number])
+            for row in rows {
+                guard let table = JournalTable(rawValue: row[0]) else { continue }
+                let id: Int64 = row[1]
+                let current = try Self.image(db, table, id)
+                let target = try Self.takenBack(db, table, current: current, before: row[2], after: row[3])
+                guard target != current else { continue }
+                do {
+                    try db.inSavepoint {
+                        try JournalStep.restore(db, table, id: id, to: target)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    try conflict(table, id, "applied-twice", device: device)
+                    continue
+                }
+                try undo.record(db, table, id: id, before: current, after: target, stamp: stamp)
+                let fields = try String.fetchOne(
+                    db, sql: "SELECT \(Store.fields) FROM (SELECT ? AS before, ? AS after) j", arguments: [current, target])
+                try Store.setFields(db, kind: table.rawValue, id: id, fields: fields ?? "{}", stamp: stamp)
+            }
+        }
+    }
+
+    /// A row as it is (`current`) with a step's change (`before` to
+    /// `after`) taken back.
+    private static func takenBack(
+        _ db: Database, _ table: JournalTable, current: String?, before: String?, after: String?
+    ) throws -> String? {
+        guard let before else { return nil }
+        guard let after else { return current ?? before }
+        guard let current else { return nil }
+        var row = try values(db, current)
+        let was = try values(db, before), made = try values(db, after)
+        for (field, value) in made where was[field] != value && row[field] == value {
+            row[field] = was[field] ?? .null
+        }
+        return image(table, row)
+    }
+
+    /// A journal image's fields.
+    private static func values(_ db: Database, _ image: String) throws -> [String: DatabaseValue] {
+        Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM json_each(?)", arguments: [image])
+            .map { ($0[0] as String, $0[1] as DatabaseValue) })
     }
 
     /// Makes row `id` of `table` what its fields say; `stamp` is the
@@ -119,6 +239,12 @@ struct HubMerge {
     /// The row its fields and the maps make; nil for a tombstone or an alias.
     private func desired(_ table: JournalTable, _ id: Int64, current: Row?) throws -> [String: DatabaseValue]? {
         if table != .entry, try canonical(table, id) != id { return nil }
+        if try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM hub_void WHERE kind = ? AND row_id = ?"),
+            arguments: [table.rawValue, id]) == 1
+        {
+            return nil
+        }
         let values = Dictionary(
             uniqueKeysWithValues: try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT field, value FROM hub_field WHERE kind = ? AND row_id = ?"),

@@ -14,7 +14,8 @@ extension Schema {
             -- rows made before are renumbered so, and journaled from
             -- `first_seq` on for the hub. `clock` is the hybrid logical
             -- clock's last stamp; `stamped` and `pushed` are the last
-            -- journal rows stamped and pushed; `pulled` is the last hub
+            -- journal rows stamped and pushed (`keys_pushed`: the last
+            -- hub_key row pushed); `pulled` is the last hub
             -- change taken in. `syncs` says which entries this device
             -- pushes to Clockify and Toggl: its own, all (it is the
             -- settings' sync_device) or none (another device is).
@@ -27,6 +28,7 @@ extension Schema {
                 clock TEXT,
                 stamped INTEGER NOT NULL DEFAULT 0,
                 pushed INTEGER NOT NULL DEFAULT 0,
+                keys_pushed INTEGER NOT NULL DEFAULT 0,
                 pulled INTEGER NOT NULL DEFAULT 0,
                 syncs TEXT NOT NULL DEFAULT 'own' CHECK (syncs IN ('own', 'all', 'none')),
                 last_sync INTEGER,
@@ -65,18 +67,48 @@ extension Schema {
             -- or project deleted while rows here used it (`deleted-in-use`).
             -- `device` made the change that won; `resolved` is when it
             -- was resolved, and `resolution` how (`kept`, `dropped`).
+            -- `applied-twice`: a key applied here and, earlier, on another
+            -- device, whose effects here could not all be taken back.
             CREATE TABLE hub_conflict (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 kind TEXT NOT NULL CHECK (kind IN ('client', 'project', 'entry')),
                 row_id INTEGER NOT NULL,
-                what TEXT NOT NULL CHECK (what IN ('edited-deleted', 'deleted-in-use')),
+                what TEXT NOT NULL CHECK (what IN ('edited-deleted', 'deleted-in-use', 'applied-twice')),
                 device TEXT NOT NULL,
                 noticed INTEGER NOT NULL,
                 resolved INTEGER,
                 resolution TEXT CHECK (resolution IN ('kept', 'dropped'))
             );
             CREATE UNIQUE INDEX hub_conflict_open ON hub_conflict(kind, row_id, what) WHERE resolved IS NULL;
-            -- A journal row's stamp once the clock has given it one;
+            -- Keys, global across devices: each intent key (`firing`),
+            -- rule firing (`rule_firing`) and `add --key` (`add_key`)
+            -- applied here once joined, with the journal steps it made
+            -- (`steps`, a JSON array), the rows they made (`made`, JSON
+            -- [kind, id] pairs) and its ledger row (`body`), pushed
+            -- like a change; and those pulled from other devices
+            -- (`device`). When one key was applied on two devices, the
+            -- application with the earlier stamp stands: the other device
+            -- takes its own back and notes `superseded_by`.
+            CREATE TABLE hub_key (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL CHECK (kind IN ('intent', 'firing', 'add')),
+                key TEXT NOT NULL,
+                body TEXT NOT NULL,
+                steps TEXT,
+                made TEXT NOT NULL DEFAULT '[]',
+                stamp TEXT,
+                device TEXT,
+                superseded_by TEXT
+            );
+            CREATE UNIQUE INDEX hub_key_once ON hub_key(kind, key, ifnull(device, ''));
+            -- Rows an application of a key made that another device's
+            -- earlier application of it voids: absent on every device.
+            CREATE TABLE hub_void (
+                kind TEXT NOT NULL,
+                row_id INTEGER NOT NULL,
+                PRIMARY KEY (kind, row_id)
+            ) WITHOUT ROWID;
+                        -- A journal row's stamp once the clock has given it one;
             -- `device` names the device a pulled change came from (NULL:
             -- made here); `automatic` marks what the hub made here (the
             -- joining snapshot, a merge's stop), which undo passes over.

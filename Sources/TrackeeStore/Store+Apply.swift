@@ -44,6 +44,9 @@ extension Store {
                db.cachedStatement(sql: "SELECT intent_id FROM firing WHERE key = ?"), arguments: [key]) {
             return try replay(db, intent: intent, firstID: firstID, now: now, firing: firing)
         }
+        // A key of its own (not a rule's, whose firing is the key) is
+        // kept for the hub once the store has joined one.
+        let mark = intent.key != nil && firing == nil ? try HubKeys.mark(db) : nil
         let running = try runningRecord(db)
         var step = JournalStep(label(intent, running: running), at: now)
         var result: IntentResult
@@ -77,6 +80,7 @@ extension Store {
         if let key = intent.key {
             try db.cachedStatement(sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)").execute(
                 arguments: [key, result.logID, now.seconds])
+            try HubKeys.record(db, .intent, key: key, since: mark)
         }
         return result
     }

@@ -121,6 +121,7 @@ extension Store {
             db, sql: "SELECT 1 FROM rule_firing WHERE key = ? OR (key = ? AND any_offset = 1)",
             arguments: [key.text, formerKey?.text]) ?? false
         if seen { return nil }
+        let mark = try HubKeys.mark(db)
         try db.execute(
             sql: """
                 INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger) VALUES (?, ?, ?, ?, ?, ?)
@@ -146,10 +147,13 @@ extension Store {
             }
         } catch let refusal as StoreError {
             switch refusal {
-            case .noSuchProject, .endBeforeStart, .stopAfterNow: return FiringOutcome(results: [], refused: refusal)
+            case .noSuchProject, .endBeforeStart, .stopAfterNow:
+                try HubKeys.record(db, .firing, key: key.text, since: mark)
+                return FiringOutcome(results: [], refused: refusal)
             default: throw refusal
             }
         }
+        try HubKeys.record(db, .firing, key: key.text, since: mark)
         return FiringOutcome(results: results)
     }
 

@@ -67,9 +67,11 @@ extension Store {
                 let entry = try Row.fetchOne(db, sql: Store.entrySelect + " WHERE e.id = ?", arguments: [first]).map(Store.entry(from:))
                 return KeyedAdd(entryID: first, result: entry.map { EntryResult(entry: $0, created: []) }, replayed: true)
             }
+            let mark = try HubKeys.mark(db)
             let result = try add(db, parameters, start: start, end: end, now: now, newProjects: newProjects)
             try db.execute(sql: "INSERT INTO add_key (key, entry_id, added) VALUES (?, ?, ?)",
                            arguments: [key, result.entry.id, now.seconds])
+            try HubKeys.record(db, .add, key: key, since: mark)
             return KeyedAdd(entryID: result.entry.id, result: result, replayed: false)
         }
     }

@@ -67,8 +67,10 @@ extension Store {
                 SELECT name, store, number, joined, clock, pulled, last_sync, last_error, last_error_at FROM hub_device
                 """) else { return nil }
             let queued = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM journal j, hub_device h
-                WHERE h.number IS NOT NULL AND j.seq > h.pushed AND j.seq >= h.first_seq AND j.device IS NULL AND j.step <> 0
+                SELECT (SELECT count(*) FROM journal j, hub_device h
+                        WHERE h.number IS NOT NULL AND j.seq > h.pushed AND j.seq >= h.first_seq AND j.device IS NULL
+                          AND j.step <> 0)
+                     + (SELECT count(*) FROM hub_key k, hub_device h WHERE k.seq > h.keys_pushed AND k.device IS NULL)
                 """) ?? 0
             return HubDeviceState(
                 name: row[0], store: row[1], number: row[2], joined: (row[3] as Int64?).map(Instant.init(seconds:)),
@@ -167,21 +169,39 @@ extension Store {
     public func hubOutgoing(limit: Int) throws -> [HubOutgoingChange] {
         try write { db in try Self.stampPending(db) }
         return try read { db in
-            try Row.fetchAll(db, sql: """
+            // Keys go before the rows their application made, so that a
+            // device where the key was applied earlier voids those rows
+            // before they arrive. Their sequence numbers are negative,
+            // apart from the journal's.
+            var changes = try Row.fetchAll(db, sql: """
+                SELECT -k.seq, k.stamp, json_object('key', k.key, 'kind', k.kind, 'row', json(k.body), 'made', json(k.made))
+                FROM hub_key k, hub_device h
+                WHERE k.seq > h.keys_pushed AND k.device IS NULL AND k.stamp IS NOT NULL
+                ORDER BY k.seq LIMIT ?
+                """, arguments: [limit]).map {
+                HubOutgoingChange(sequence: $0[0], clock: $0[1], kind: "key", body: $0[2])
+            }
+            changes += try Row.fetchAll(db, sql: """
                 SELECT j.seq, j.stamp, j.kind, json_object('id', j.row_id, 'fields', json(\(Self.fields)))
                 FROM journal j, hub_device h
                 WHERE j.seq > h.pushed AND j.device IS NULL AND j.stamp IS NOT NULL
                 ORDER BY j.seq LIMIT ?
-                """, arguments: [limit]).map {
+                """, arguments: [limit - changes.count]).map {
                 HubOutgoingChange(sequence: $0[0], clock: $0[1], kind: $0[2], body: $0[3])
             }
+            return changes
         }
     }
 
-    /// Notes that the hub holds every change made here up to `sequence`.
-    public func hubPushed(through sequence: Int64) throws {
+    /// Notes that the hub holds `changes` (and every change made here
+    /// before them).
+    public func hubPushed(_ changes: [HubOutgoingChange]) throws {
+        let journal = changes.map(\.sequence).filter { $0 > 0 }.max() ?? 0
+        let keys = changes.map { -$0.sequence }.filter { $0 > 0 }.max() ?? 0
         try write { db in
-            try db.execute(sql: "UPDATE hub_device SET pushed = max(pushed, ?)", arguments: [sequence])
+            try db.execute(
+                sql: "UPDATE hub_device SET pushed = max(pushed, ?), keys_pushed = max(keys_pushed, ?)",
+                arguments: [journal, keys])
         }
     }
 
@@ -221,15 +241,27 @@ extension Store {
             SELECT j.seq, j.at, j.kind, j.row_id, \(fields) FROM journal j
             WHERE j.seq > ? AND j.seq >= ? AND j.device IS NULL AND j.stamp IS NULL AND j.step <> 0 ORDER BY j.seq
             """, arguments: [device[2] as Int64, device[3] as Int64])
-        guard let last = rows.last else { return }
         for row in rows {
             let at: Int64 = row[1]
             let stamp = try Self.stamp(&clock, physical: at * 1000).description
             try db.cachedStatement(sql: "UPDATE journal SET stamp = ? WHERE seq = ?").execute(arguments: [stamp, row[0]])
             try setFields(db, kind: row[2], id: row[3], fields: row[4], stamp: stamp)
         }
+        // Keys after the steps they made, from the time they were applied.
+        let keys = try Row.fetchAll(db, sql: """
+            SELECT k.seq, coalesce(json_extract(k.body, '$.applied'), json_extract(k.body, '$.fired'),
+                                   json_extract(k.body, '$.added'), 0)
+            FROM hub_key k WHERE k.device IS NULL AND k.stamp IS NULL ORDER BY k.seq
+            """)
+        for key in keys {
+            let at: Int64 = key[1]
+            let stamp = try Self.stamp(&clock, physical: at * 1000).description
+            try db.execute(sql: "UPDATE hub_key SET stamp = ? WHERE seq = ?", arguments: [stamp, key[0] as Int64])
+        }
+        guard rows.count + keys.count > 0 else { return }
         try db.execute(
-            sql: "UPDATE hub_device SET clock = ?, stamped = ?", arguments: [clock.last.description, last[0] as Int64])
+            sql: "UPDATE hub_device SET clock = ?, stamped = max(stamped, ?)",
+            arguments: [clock.last.description, rows.last?[0] as Int64? ?? 0])
     }
 
     /// Records `fields` (a JSON object) as written at `stamp`, each where

@@ -1,0 +1,94 @@
+import GRDB
+
+/// Keys that hold across devices once the store has joined a hub: each
+/// intent key, rule firing and `add --key` applied here is kept in
+/// `hub_key` with the journal steps its application made, and pushed. A
+/// device that pulls a key applied elsewhere records it in its own ledger,
+/// so applying it here later changes nothing; see ``HubMerge`` for a key
+/// applied on two devices before either heard of the other.
+enum HubKeys {
+    enum Kind: String {
+        /// An intent's `--key` or Idempotency-Key: the `firing` ledger.
+        case intent
+        /// A rule firing: `rule_firing`.
+        case firing
+        /// `add --key`: `add_key`.
+        case add
+    }
+
+    /// The journal's last row when the store has joined a hub, for
+    /// ``record(_:_:key:since:)``; nil otherwise, and nothing is kept.
+    static func mark(_ db: Database) throws -> Int64? {
+        guard try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT number FROM hub_device WHERE number IS NOT NULL")) != nil
+        else { return nil }
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT ifnull(max(seq), 0) FROM journal")) ?? 0
+    }
+
+    /// Keeps a key just applied here, with its ledger row and the journal
+    /// steps made since `mark`.
+    static func record(_ db: Database, _ kind: Kind, key: String, since mark: Int64?) throws {
+        guard let mark else { return }
+        try db.execute(sql: """
+            INSERT INTO hub_key (kind, key, body, steps, made)
+            VALUES (?1, ?2, (\(ledgerRow(kind))),
+                    (SELECT json_group_array(DISTINCT step) FROM journal WHERE seq > ?3 AND device IS NULL),
+                    (SELECT json_group_array(json_array(kind, row_id)) FROM journal
+                     WHERE seq > ?3 AND device IS NULL AND before IS NULL))
+            ON CONFLICT DO NOTHING
+            """, arguments: [kind.rawValue, key, mark])
+    }
+
+    /// A key's ledger row as a JSON object; `?2` is the key.
+    private static func ledgerRow(_ kind: Kind) -> String {
+        switch kind {
+        case .intent:
+            return """
+                SELECT json_object('applied', l.applied, 'at', l.at, 'source', l.source, 'action', l.action,
+                                   'parameters', l.parameters, 'outcome', l.outcome, 'entry_id', l.entry_id,
+                                   'previous_entry_id', l.previous_entry_id, 'fired', f.fired)
+                FROM firing f JOIN intent_log l ON l.id = f.intent_id WHERE f.key = ?2
+                """
+        case .firing:
+            return """
+                SELECT json_object('rule', rule, 'occurred', occurred, 'fired', fired, 'description', description,
+                                   'trigger', trigger, 'any_offset', any_offset)
+                FROM rule_firing WHERE key = ?2
+                """
+        case .add:
+            return "SELECT json_object('entry_id', entry_id, 'added', added) FROM add_key WHERE key = ?2"
+        }
+    }
+
+    /// Enters a key applied on another device into this store's ledger
+    /// (`row` is its ledger row there), unless it is there already.
+    static func enter(_ db: Database, _ kind: Kind, key: String, row: String, device: String) throws {
+        switch kind {
+        case .intent:
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM firing WHERE key = ?", arguments: [key]) == 0
+            else { return }
+            try db.execute(sql: """
+                INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key)
+                SELECT json_extract(?1, '$.applied'), json_extract(?1, '$.at'), json_extract(?1, '$.source'),
+                       json_extract(?1, '$.action'), json_extract(?1, '$.parameters'), json_extract(?1, '$.outcome'),
+                       json_extract(?1, '$.entry_id'), json_extract(?1, '$.previous_entry_id'), ?2
+                """, arguments: [row, key])
+            try db.execute(sql: """
+                INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, json_extract(?, '$.fired'))
+                """, arguments: [key, db.lastInsertedRowID, row])
+        case .firing:
+            try db.execute(sql: """
+                INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger, any_offset)
+                VALUES (?2, json_extract(?1, '$.rule'), json_extract(?1, '$.occurred'), json_extract(?1, '$.fired'),
+                        json_extract(?1, '$.description') || ' (on ' || ?3 || ')', json_extract(?1, '$.trigger'),
+                        json_extract(?1, '$.any_offset'))
+                ON CONFLICT (key) DO NOTHING
+                """, arguments: [row, key, device])
+        case .add:
+            try db.execute(sql: """
+                INSERT INTO add_key (key, entry_id, added) VALUES (?1, json_extract(?2, '$.entry_id'), json_extract(?2, '$.added'))
+                ON CONFLICT (key) DO NOTHING
+                """, arguments: [key, row])
+        }
+    }
+}

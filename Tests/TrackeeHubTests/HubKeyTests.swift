@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TrackeeTestSupport
+
+/// Keys and rule firings hold across devices: a keyed intent or a firing
+/// applied on two devices before either heard of the other stands once,
+/// the earlier application; applied again after a sync it changes nothing.
+@Suite(.serialized) struct HubKeyTests {
+    @Test func aKeyAppliedOnTwoDevicesStandsOnceTheEarlierApplication() throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let (laptop, desktop) = (d[0], d[1])
+        _ = try HubSyncTests.sync(laptop)
+        _ = try HubSyncTests.sync(desktop)
+        // A phone's retry reached the second daemon a minute later.
+        #expect(try laptop.run(["start", "-p", "Docs", "--key", "phone-17", "--at", "09:00"], now: "2026-11-20 09:00").status == 0)
+        #expect(try desktop.run(["start", "-p", "Mail", "--at", "08:30"], now: "2026-11-20 08:30").status == 0)
+        #expect(try desktop.run(["start", "-p", "Docs", "--key", "phone-17", "--at", "09:01"], now: "2026-11-20 09:01").status == 0)
+        for t in [laptop, desktop, laptop, desktop] { _ = try HubSyncTests.sync(t, now: "2026-11-20 09:10") }
+        let exported = try HubSyncTests.export(laptop)
+        #expect(try HubSyncTests.export(desktop) == exported)
+        // Mail ran from 08:30 until the laptop's Docs began; the desktop's
+        // own Docs is taken back, and Docs from 09:00 runs on both.
+        #expect(exported == "[\n" + #"{"id":1002,"start":"2026-11-20T08:30:00+01:00","end":"2026-11-20T09:00:00+01:00","duration_seconds":1800,"project":"Mail","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}"# + "\n]\n")
+        for t in [laptop, desktop] {
+            #expect(try t.run(["status"], now: "2026-11-20 09:10").lines.prefix(2) == ["running Docs #1001", "since   09:00 (0:10 elapsed)"])
+        }
+        // The key is known on the desktop now: applying it again changes nothing.
+        let again = try desktop.run(["start", "-p", "Docs", "--key", "phone-17", "--json"], now: "2026-11-20 09:20")
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains(#""replayed":true"#), "\(again)")
+        #expect(try HubSyncTests.export(desktop) == exported)
+    }
+
+    static let rules = """
+        rules:
+          - id: office-hours
+            when: {at: "Mon..Fri 09:00"}
+            do: [{start: {project: Office}}]
+
+        """
+
+    @Test func twoLaptopsRunningOneScheduleFireEachOccurrenceOnceBetweenThem() throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        for t in d {
+            _ = try t.write(Self.rules, to: "config/trackee/rules.yaml")
+            #expect(try t.run(["tick"], now: "2026-11-23 08:58").status == 0)
+            _ = try HubSyncTests.sync(t, now: "2026-11-23 08:58")
+        }
+        // Both fire the 09:00 occurrence before either has synced.
+        let laptopTick = try d[0].run(["tick"], now: "2026-11-23 09:00:20")
+        #expect(laptopTick.lines.first?.hasPrefix("fired office-hours at 2026-11-23T09:00:00+01:00") == true, "\(laptopTick)")
+        let desktopTick = try d[1].run(["tick"], now: "2026-11-23 09:00:40")
+        #expect(desktopTick.lines.first?.hasPrefix("fired office-hours at 2026-11-23T09:00:00+01:00") == true, "\(desktopTick)")
+        for t in [d[0], d[1], d[0], d[1]] { _ = try HubSyncTests.sync(t, now: "2026-11-23 09:05") }
+        for t in d {
+            #expect(try t.run(["status"], now: "2026-11-23 09:05").lines.prefix(2)
+                    == ["running Office #1001", "since   09:00 (0:05 elapsed)"])
+            #expect(try t.run(["log", "--from", "2026-11-23", "--json"], now: "2026-11-23 09:05").stdout
+                        .components(separatedBy: #""id":"#).count == 2)
+        }
+        // Once synced, the other laptop does not fire the next occurrence
+        // the first one fired.
+        #expect(try d[0].run(["tick"], now: "2026-11-24 09:00:10").status == 0)
+        _ = try HubSyncTests.sync(d[0], now: "2026-11-24 09:00:20")
+        _ = try HubSyncTests.sync(d[1], now: "2026-11-24 09:00:30")
+        let late = try d[1].run(["tick"], now: "2026-11-24 09:00:40")
+        #expect(late.lines == ["already fired office-hours at 2026-11-24T09:00:00+01:00"], "\(late)")
+    }
+}
