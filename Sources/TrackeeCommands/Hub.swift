@@ -29,7 +29,7 @@ extension Trackee {
                 PostgreSQL client is in trackee-daemon, installed next to trackee, which `hub \
                 init` and `hub sync` become.
                 """,
-            subcommands: [Init.self, Sync.self, Status.self])
+            subcommands: [Init.self, Sync.self, Status.self, Conflicts.self, Resolve.self])
 
         /// The settings' hub, or the refusal of a command that needs one.
         static func settings(_ session: Session) throws -> HubSettings {
@@ -228,6 +228,102 @@ extension Trackee.Hub {
 
             enum CodingKeys: String, CodingKey {
                 case device, number, joined, cursor, queued, conflicts, clock, last_sync, last_error, last_error_at
+            }
+        }
+    }
+}
+
+extension Trackee.Hub {
+    struct Conflicts: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "conflicts",
+            abstract: "List the changes a merge made that discarded someone's work.",
+            discussion: """
+                edited-deleted: an entry edited on one device and deleted on another (the \
+                delete stood). deleted-in-use: a client or project deleted on one device while \
+                rows here used it (they lost it). applied-twice: a key applied on two devices \
+                whose later application could not be wholly taken back. `hub resolve N --keep` \
+                brings the row back; `--drop` lets the merge stand.
+                """)
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try Session.run(common) { session in
+                _ = try Trackee.Hub.settings(session)
+                let conflicts = try session.openStore().hubConflicts()
+                if session.out.json {
+                    session.out.emit(conflicts.map { View($0, zone: session.zone) })
+                    return
+                }
+                if conflicts.isEmpty {
+                    session.out.line("no conflicts")
+                    return
+                }
+                for c in conflicts {
+                    session.out.line("\(c.id)  \(c.what)  \(View.summary(c, time: session.clock))  (\(c.device) won)")
+                }
+            }
+        }
+
+        struct View: Encodable {
+            var id: Int64
+            var what: String
+            var kind: String
+            var row: Int64
+            var device: String
+            var noticed: String
+            var summary: String
+
+            init(_ c: HubConflict, zone: Zone) {
+                id = c.id
+                what = c.what
+                kind = c.kind
+                row = c.rowID
+                device = c.device
+                noticed = zone.iso8601(c.noticed)
+                summary = Self.summary(c, time: zone.iso8601)
+            }
+
+            /// `entry #1001 Docs 2026-11-20 09:00 "write"`, `project #2001 "Mail"`.
+            static func summary(_ c: HubConflict, time: (Instant) -> String) -> String {
+                var words = ["\(c.kind) #\(c.rowID)"]
+                if let name = c.name { words.append("\"\(name)\"") }
+                if let project = c.project { words.append(project) }
+                if let start = c.start { words.append(time(start)) }
+                if let text = c.description, !text.isEmpty { words.append("\"\(text)\"") }
+                return words.joined(separator: " ")
+            }
+        }
+    }
+
+    struct Resolve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "resolve",
+            abstract: "Close a conflict: bring the row back (--keep) or let the merge stand (--drop).",
+            discussion: """
+                --keep makes the row again with its newest values, as a change made here that \
+                the next sync pushes, so every device gets it back.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The conflict's number, from `trackee hub conflicts`.") var number: Int64
+        @Flag(help: "Bring the row back.") var keep = false
+        @Flag(help: "Let the merge stand.") var drop = false
+
+        func validate() throws {
+            if keep == drop { throw ValidationError("give --keep or --drop") }
+        }
+
+        func run() throws {
+            try Session.run(common) { session in
+                _ = try Trackee.Hub.settings(session)
+                let conflict = try session.openStore().hubResolve(number, keep: keep, now: session.now)
+                if session.out.json {
+                    session.out.emit(Conflicts.View(conflict, zone: session.zone))
+                } else {
+                    session.out.line(
+                        keep ? "brought back \(conflict.kind) #\(conflict.rowID); the next hub sync shares it"
+                            : "conflict \(conflict.id) closed; the merge stands")
+                }
             }
         }
     }

@@ -237,7 +237,9 @@ struct HubMerge {
     }
 
     /// The row its fields and the maps make; nil for a tombstone or an alias.
-    private func desired(_ table: JournalTable, _ id: Int64, current: Row?) throws -> [String: DatabaseValue]? {
+    private func desired(_ table: JournalTable, _ id: Int64, current: Row?, existing: Bool = true) throws
+        -> [String: DatabaseValue]?
+    {
         if table != .entry, try canonical(table, id) != id { return nil }
         if try Int.fetchOne(
             db.cachedStatement(sql: "SELECT count(*) FROM hub_void WHERE kind = ? AND row_id = ?"),
@@ -250,7 +252,7 @@ struct HubMerge {
                 db.cachedStatement(sql: "SELECT field, value FROM hub_field WHERE kind = ? AND row_id = ?"),
                 arguments: [table.rawValue, id]
             ).map { ($0[0] as String, $0[1] as DatabaseValue) })
-        guard values["_exists"].flatMap(Int64.fromDatabaseValue) == 1 else { return nil }
+        guard !existing || values["_exists"].flatMap(Int64.fromDatabaseValue) == 1, !values.isEmpty else { return nil }
         var row: [String: DatabaseValue] = [:]
         for column in JournalStep.columns(table) {
             row[column] = column == "id" ? id.databaseValue
@@ -404,6 +406,27 @@ struct HubMerge {
             db, sql: "SELECT stamp FROM hub_field WHERE kind = 'entry' AND row_id = ? AND field = 'created'",
             arguments: [id])
         return stamps.contains { $0 != created && HybridStamp($0)?.device != device }
+    }
+
+    /// Brings a row back with its newest values, as a change made here
+    /// (`hub resolve --keep`), and points the rows that refer to it at it
+    /// again.
+    static func restore(_ db: Database, _ table: JournalTable, _ id: Int64, now: Instant) throws {
+        var merge = HubMerge(db: db, clock: HybridClock(device: ""), physical: 0, now: now)
+        let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id])
+        guard current == nil, var row = try merge.desired(table, id, current: nil, existing: false) else { return }
+        if table == .entry, row["end"] == .null,
+           try Int.fetchOne(db, sql: #"SELECT count(*) FROM entry WHERE "end" IS NULL"#) == 1
+        {
+            // A timer brought back while another runs stays stopped at its start.
+            row["end"] = row["start"]
+        }
+        var step = JournalStep("bring back \(table.rawValue) #\(id) (hub resolve)", at: now)
+        let after = image(table, row)
+        try JournalStep.restore(db, table, id: id, to: after)
+        try step.record(db, table, id: id, before: nil, after: after)
+        try db.execute(sql: "DELETE FROM hub_void WHERE kind = ? AND row_id = ?", arguments: [table.rawValue, id])
+        if table != .entry { try merge.reattachChildren(table, id) }
     }
 
     /// A row's journal image as it is in its table; nil when absent.

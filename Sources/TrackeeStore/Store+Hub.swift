@@ -314,3 +314,62 @@ extension Store {
         }
     }
 }
+
+/// A change the merge made that discarded someone's work.
+public struct HubConflict: Sendable, Equatable {
+    public var id: Int64
+    /// `client`, `project` or `entry`.
+    public var kind: String
+    public var rowID: Int64
+    /// `edited-deleted`, `deleted-in-use` or `applied-twice`.
+    public var what: String
+    /// The device whose change won.
+    public var device: String
+    public var noticed: Instant
+    /// The row's newest values: a client's or project's name; an
+    /// entry's project, start and description.
+    public var name: String?
+    public var project: String?
+    public var start: Instant?
+    public var description: String?
+}
+
+extension Store {
+    /// The conflicts not yet resolved, oldest first.
+    public func hubConflicts() throws -> [HubConflict] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, c.kind, c.row_id, c.what, c.device, c.noticed,
+                       (SELECT value FROM hub_field WHERE kind = c.kind AND row_id = c.row_id AND field = 'name'),
+                       (SELECT p.name FROM hub_field f JOIN project p ON p.id = f.value
+                        WHERE f.kind = 'entry' AND f.row_id = c.row_id AND f.field = 'project_id'),
+                       (SELECT value FROM hub_field WHERE kind = 'entry' AND row_id = c.row_id AND field = 'start'),
+                       (SELECT value FROM hub_field WHERE kind = 'entry' AND row_id = c.row_id AND field = 'description')
+                FROM hub_conflict c WHERE c.resolved IS NULL ORDER BY c.id
+                """).map {
+                HubConflict(
+                    id: $0[0], kind: $0[1], rowID: $0[2], what: $0[3], device: $0[4], noticed: Instant(seconds: $0[5]),
+                    name: $0[6], project: $0[7], start: ($0[8] as Int64?).map(Instant.init(seconds:)), description: $0[9])
+            }
+        }
+    }
+
+    /// Resolves a conflict: `keep` brings the row back with its newest
+    /// values (an entry another device deleted after an edit here, a
+    /// project deleted while entries used it), as a change made here that
+    /// the next sync pushes; otherwise the merge's result stands. Either
+    /// way the conflict is closed.
+    public func hubResolve(_ id: Int64, keep: Bool, now: Instant) throws -> HubConflict {
+        guard let conflict = try hubConflicts().first(where: { $0.id == id }) else {
+            throw StoreError.unknownConflict(id)
+        }
+        try write { db in
+            if keep, conflict.what != "applied-twice", let table = JournalTable(rawValue: conflict.kind) {
+                try HubMerge.restore(db, table, conflict.rowID, now: now)
+            }
+            try db.execute(sql: "UPDATE hub_conflict SET resolved = ?, resolution = ? WHERE id = ?",
+                           arguments: [now.seconds, keep ? "kept" : "dropped", id])
+        }
+        return conflict
+    }
+}

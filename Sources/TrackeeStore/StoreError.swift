@@ -55,6 +55,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case hubDeviceRenamed(joined: String, settings: String)
     /// A pull before the store has joined the hub.
     case hubNotJoined
+    /// `hub resolve` with a number no open conflict has.
+    case unknownConflict(Int64)
 
     public var description: String {
         switch self {
@@ -126,6 +128,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 + "set hub.device back to \(joined) (the ids of its rows carry that device's number)"
         case .hubNotJoined:
             return "this store has not joined the hub yet"
+        case let .unknownConflict(id):
+            return "no open conflict is numbered \(id); trackee hub conflicts lists them"
         }
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TrackeeTestSupport
+
+/// Where last-writer-wins discards someone's work, the merge says so, and
+/// `hub resolve` brings the work back on every device.
+@Suite(.serialized) struct HubConflictTests {
+    @Test func anEntryEditedOnOneDeviceAndDeletedOnAnotherIsAConflictThatKeepBringsBack() throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let (laptop, desktop) = (d[0], d[1])
+        #expect(try laptop.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:00").status == 0)
+        _ = try HubSyncTests.sync(laptop)
+        _ = try HubSyncTests.sync(desktop)
+        #expect(try laptop.run(["edit", "1001", "-d", "the real work"], now: "2026-11-20 12:00").status == 0)
+        #expect(try desktop.run(["delete", "1001"], now: "2026-11-20 12:05").status == 0)
+        for t in [laptop, desktop, laptop] { _ = try HubSyncTests.sync(t, now: "2026-11-20 12:10") }
+        // The delete is newer and stands on both; both say what it cost.
+        for t in [laptop, desktop] {
+            #expect(try HubSyncTests.export(t) == "[]\n")
+            let listed = try t.run(["hub", "conflicts"], now: "2026-11-20 12:10")
+            #expect(listed.lines == [#"1  edited-deleted  entry #1001 Docs 09:00 "the real work"  (desktop won)"#], "\(listed)")
+        }
+        let json = try laptop.run(["hub", "conflicts", "--json"], now: "2026-11-20 12:10").stdout
+        #expect(json == #"[{"device":"desktop","id":1,"kind":"entry","noticed":"2026-11-20T12:10:00+01:00","row":1001,"summary":"entry #1001 Docs 2026-11-20T09:00:00+01:00 \"the real work\"","what":"edited-deleted"}]"# + "\n")
+        let kept = try laptop.run(["hub", "resolve", "1", "--keep"], now: "2026-11-20 12:15")
+        #expect(kept.lines == ["brought back entry #1001; the next hub sync shares it"], "\(kept)")
+        #expect(try laptop.run(["hub", "conflicts"], now: "2026-11-20 12:15").lines == ["no conflicts"])
+        for t in [laptop, desktop] { _ = try HubSyncTests.sync(t, now: "2026-11-20 12:20") }
+        let back = try HubSyncTests.export(laptop)
+        #expect(back.contains(#""id":1001,"start":"2026-11-20T09:00:00+01:00","end":"2026-11-20T10:00:00+01:00""#), "\(back)")
+        #expect(back.contains(#""description":"the real work""#), "\(back)")
+        #expect(try HubSyncTests.export(desktop) == back)
+        let missing = try laptop.run(["hub", "resolve", "7", "--drop"])
+        #expect(missing.status == 1, "\(missing)")
+        #expect(missing.stderr == failure("no open conflict is numbered 7; trackee hub conflicts lists them"))
+    }
+
+    @Test func aProjectDeletedWhileAnotherDeviceUsesItLeavesItsEntriesWithoutItUntilKept() throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let (laptop, desktop) = (d[0], d[1])
+        #expect(try laptop.run("projects", "add", "Legacy").status == 0)
+        _ = try HubSyncTests.sync(laptop)
+        _ = try HubSyncTests.sync(desktop)
+        #expect(try laptop.run("projects", "delete", "Legacy").status == 0)
+        #expect(try desktop.run("add", "-p", "Legacy", "--from", "09:00", "--to", "10:00").status == 0)
+        for t in [laptop, desktop, laptop] { _ = try HubSyncTests.sync(t) }
+        let exported = try HubSyncTests.export(desktop)
+        #expect(exported.contains(#""id":1002,"#) && exported.contains(#""project":"""#), "\(exported)")
+        #expect(try HubSyncTests.export(laptop) == exported)
+        let listed = try desktop.run("hub", "conflicts")
+        #expect(listed.lines == [#"1  deleted-in-use  project #1001 "Legacy"  (laptop won)"#], "\(listed)")
+        #expect(try desktop.run("hub", "resolve", "1", "--keep").status == 0)
+        for t in [desktop, laptop] { _ = try HubSyncTests.sync(t) }
+        let kept = try HubSyncTests.export(laptop)
+        #expect(kept.contains(#""project":"Legacy""#), "\(kept)")
+        #expect(try HubSyncTests.export(desktop) == kept)
+    }
+}
