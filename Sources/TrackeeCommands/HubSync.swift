@@ -61,9 +61,11 @@ struct HubSync {
             hubNow = limit
             if let ahead = changes.first(where: { (HybridStamp($0.clock)?.wall ?? 0) > limit + HybridClock.maximumLead }) {
                 let hours = Double((HybridStamp(ahead.clock)?.wall ?? 0) - limit) / 3_600_000
+                let made = Instant(seconds: (HybridStamp(ahead.clock)?.wall ?? 0) / 1000)
                 throw HubFailureReason(
-                    "change \(ahead.sequence) made here is stamped \(String(format: "%.1f", hours)) hours ahead of the "
-                        + "hub's clock (more than a day); set this device's clock right (timedatectl)")
+                    "a change made here at \(made) (by this device's clock) is stamped \(String(format: "%.1f", hours)) "
+                        + "hours ahead of the hub's clock (more than a day); set this device's clock right (timedatectl) "
+                        + "and sync again")
             }
             try session.push(device: settings.device, changes)
             try store.hubPushed(changes)
