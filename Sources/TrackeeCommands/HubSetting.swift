@@ -7,7 +7,7 @@ import Yams
 /// checked here, so every command refuses a bad one with the file and
 /// line; the hub itself is reached only by the commands that need it.
 enum HubSetting {
-    static let keys = ["url", "user", "password_file", "password_env", "sslmode", "device"]
+    static let keys = ["url", "user", "password_file", "password_env", "sslmode", "device", "sync_device"]
 
     /// `line` is where `hub:` is written.
     static func parse(_ node: Node, file: String, line at: Int, environment: [String: String]) throws -> HubSettings {
@@ -57,6 +57,11 @@ enum HubSetting {
                     throw Settings.bad(file, value, path, "a name of letters, digits, '.', '-' and '_', at most 64")
                 }
                 hub.device = text
+            case "sync_device":
+                guard value.scalar != nil, let text = value.string, HubSettings.isValidDevice(text) else {
+                    throw Settings.bad(file, value, path, "a device's name (hub.device on that device)")
+                }
+                hub.syncDevice = text
             default:
                 throw CommandFailure.config(
                     "\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are \(keys.joined(separator: ", "))")

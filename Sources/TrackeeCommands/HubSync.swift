@@ -30,6 +30,7 @@ struct HubSync {
         } else {
             try store.hubJoin(number: number, now: now())
         }
+        try store.hubSyncs(settings.syncDevice.map { $0 == settings.device ? "all" : "none" } ?? "own")
         var report = HubSyncReport(device: settings.device, number: number)
         try push(&report)
         var cursor = try store.hubDevice()?.pulled ?? 0

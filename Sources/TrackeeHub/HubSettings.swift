@@ -29,6 +29,9 @@ public struct HubSettings: Sendable, Equatable {
     /// This device's name in the hub; the host name unless the settings
     /// give one.
     public var device: String
+    /// The one device that pushes every entry to the sync: targets
+    /// (Clockify, Toggl); nil: each device pushes the entries it made.
+    public var syncDevice: String?
     /// Where the section is written (`config.yaml:12`), for errors found
     /// when the hub is reached.
     public var origin: String

@@ -205,6 +205,14 @@ extension Store {
         }
     }
 
+    /// Which entries this device pushes to its sync targets: `own`, `all`
+    /// (it is the hub's sync_device) or `none` (another device is).
+    public func hubSyncs(_ role: String) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE hub_device SET syncs = ? WHERE syncs <> ?", arguments: [role, role])
+        }
+    }
+
     /// Notes the end of a sync: its error (nil when it went through).
     public func hubSynced(error: String?, now: Instant) throws {
         try write { db in

@@ -37,10 +37,16 @@ public struct OutboxSummary: Sendable, Equatable {
 extension Store {
     /// Journal rows a target hears of: changes to entries that were or
     /// are finished (a running timer is not pushed). A row whose entry
-    /// is gone, or runs again (an undone stop), is a delete there.
+    /// is gone, or runs again (an undone stop), is a delete there. Once
+    /// the store has joined a hub, only entries this device made (their
+    /// ids end in its number), or every entry on the hub's sync_device
+    /// and none on the others, so that each reaches a service once.
     static let syncedChange = """
         j.kind = 'entry' AND (j.after IS NULL OR json_extract(j.after, '$.end') IS NOT NULL
                               OR json_extract(j.before, '$.end') IS NOT NULL)
+        AND (NOT EXISTS (SELECT 1 FROM hub_device WHERE number IS NOT NULL)
+             OR EXISTS (SELECT 1 FROM hub_device h WHERE h.number IS NOT NULL
+                        AND (h.syncs = 'all' OR (h.syncs = 'own' AND j.row_id % \(HubIDs.span) = h.number))))
         """
 
     /// Makes the store's targets those of the settings: new ones added
