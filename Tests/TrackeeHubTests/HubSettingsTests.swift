@@ -17,9 +17,9 @@ import TrackeeTestSupport
         ("hub:\n  url: postgresql:///t\n  password_env: A\n  password_file: /p\n",
          "config.yaml:4: hub.password_file: give password_file or password_env, not both"),
         ("hub:\n  url: postgresql:///t\n  port: 5432\n",
-         "config.yaml:3: unknown key hub.port; known keys are url, user, password_file, password_env, sslmode, device"),
+         "config.yaml:3: unknown key hub.port; known keys are url, user, password_file, password_env, sslmode, device, sync_device"),
         ("hub: yes\n",
-         "config.yaml:1: hub is \"yes\"; expected a mapping with url, user, password_file, password_env, sslmode, device"),
+         "config.yaml:1: hub is \"yes\"; expected a mapping with url, user, password_file, password_env, sslmode, device, sync_device"),
     ])
     func badHubSettingsAreRefusedWithTheirLine(settings: String, message: String) throws {
         let t = try Sandbox()
