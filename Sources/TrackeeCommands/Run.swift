@@ -37,6 +37,9 @@ extension Trackee {
                 // The server is in trackee-daemon only: hand it the whole
                 // command, same process, same arguments.
                 if session.settings.http != nil && HTTPServing.registered == nil { try HTTPServing.execDaemon() }
+                if session.settings.hub != nil && HubServing.registered == nil {
+                    try HTTPServing.execDaemon(for: "holds the hub's PostgreSQL client")
+                }
                 let level: Logger.Level = verbose ? .debug : .info
                 LoggingSystem.bootstrap { StderrLogHandler(label: $0, environment: environment, level: level) }
                 let logger = Logger(label: "trackee run")
@@ -59,6 +62,14 @@ extension Trackee {
                     }
                 }
                 let drain = sync
+                var replication: HubReplication?
+                if let hub = session.settings.hub, let client = HubServing.registered {
+                    replication = HubReplication(
+                        client: client, settings: hub,
+                        password: try Trackee.Hub.Init.password(hub, environment: environment), store: store,
+                        logger: logger)
+                }
+                let replicating = replication
                 let server = session.settings.http.flatMap { http in
                     Self.server(http, session: session, store: store, core: core, logger: logger)
                 }
@@ -68,6 +79,7 @@ extension Trackee {
                             core: core, watching: directories, sync: drain,
                             desk: Daemon.standardDesk(environment: environment), logger: logger)
                         if let server { services.append(.init(service: server)) }
+                        if let replicating { services.append(.init(service: replicating)) }
                         try await Daemon.run(core: core, services: services, logger: logger)
                     } catch {
                         outcome.failure = "\(error)"

@@ -95,6 +95,11 @@ public protocol HubSession: AnyObject {
     func push(device: String, _ changes: [HubOutgoingChange]) throws
     /// Up to `limit` changes other devices made, after hub change `cursor`.
     func pull(after cursor: Int64, excluding device: String, limit: Int) throws -> [HubIncomingChange]
+    /// From now on, hears of every push to the hub (`LISTEN`).
+    func listen() throws
+    /// Waits up to `milliseconds` for a push by a device other than
+    /// `device`; true when one came.
+    func waitForPush(milliseconds: Int32, excluding device: String) throws -> Bool
 }
 
 /// A change made on this device, as it is appended to the hub's change

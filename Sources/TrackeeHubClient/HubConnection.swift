@@ -76,6 +76,32 @@ final class HubConnection {
         }
     }
 
+    /// Waits up to `milliseconds` for notifications on a channel this
+    /// connection listens to; returns their payloads (none on a timeout).
+    func waitForNotification(milliseconds: Int32) throws(HubFailure) -> [String] {
+        var payloads = Self.drain(connection)
+        guard payloads.isEmpty else { return payloads }
+        var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard socket.fd >= 0 else { throw HubFailure("the connection to the hub is closed") }
+        let ready = poll(&socket, 1, milliseconds)
+        if ready < 0 && errno != EINTR { throw HubFailure("cannot wait for the hub: \(String(cString: strerror(errno)))") }
+        guard ready > 0 else { return [] }
+        guard PQconsumeInput(connection) == 1 else {
+            throw HubFailure("the connection to the hub broke: \(Self.firstLine(PQerrorMessage(connection)))")
+        }
+        payloads = Self.drain(connection)
+        return payloads
+    }
+
+    private static func drain(_ connection: OpaquePointer) -> [String] {
+        var payloads: [String] = []
+        while let notice = PQnotifies(connection) {
+            payloads.append(notice.pointee.extra.map { String(cString: $0) } ?? "")
+            PQfreemem(notice)
+        }
+        return payloads
+    }
+
     /// Runs `body` in one transaction, rolled back if it throws.
     func transaction<T>(_ body: () throws(HubFailure) -> T) throws(HubFailure) -> T {
         try execute("BEGIN")

@@ -68,6 +68,14 @@ final class LibpqHubSession: HubSession {
         }
     }
 
+    func listen() throws {
+        try connection.execute("LISTEN trackee_change")
+    }
+
+    func waitForPush(milliseconds: Int32, excluding device: String) throws -> Bool {
+        try connection.waitForNotification(milliseconds: milliseconds).contains { $0 != device }
+    }
+
     func pull(after cursor: Int64, excluding device: String, limit: Int) throws -> [HubIncomingChange] {
         try connection.execute("""
             SELECT id, device, clock, kind, body::text FROM change WHERE id > $1 AND device <> $2 ORDER BY id LIMIT $3

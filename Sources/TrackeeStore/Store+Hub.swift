@@ -205,6 +205,17 @@ extension Store {
         }
     }
 
+    /// A number that changes whenever a change is made here (not pulled):
+    /// what the daemon looks at to push soon after each.
+    public func hubLocalHead() throws -> Int64 {
+        try peek { db in
+            try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT ifnull((SELECT seq FROM journal WHERE device IS NULL ORDER BY seq DESC LIMIT 1), 0)
+                     + ifnull((SELECT max(seq) FROM hub_key WHERE device IS NULL), 0)
+                """)) ?? 0
+        }
+    }
+
     /// Which entries this device pushes to its sync targets: `own`, `all`
     /// (it is the hub's sync_device) or `none` (another device is).
     public func hubSyncs(_ role: String) throws {

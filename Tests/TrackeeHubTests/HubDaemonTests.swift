@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TrackeeTestSupport
+
+/// `trackee run` replicates on its own: a change made on one device shows
+/// on the other's running daemon within seconds, and a hub that goes away
+/// and comes back is caught up with.
+@Suite(.serialized) struct HubDaemonTests {
+    @Test func twoRunningDaemonsShareAChangeAndSurviveAHubRestart() async throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let daemons = try d.map { try $0.launch(["run"], environment: ["TRACKEE_NOW": nil]) }
+        defer { daemons.forEach { $0.stop() } }
+        func joined(_ t: Sandbox) throws -> Bool {
+            try t.run(["hub", "status", "--json"], environment: ["TRACKEE_NOW": nil]).stdout.contains(#""number":"#)
+                && !t.run(["hub", "status", "--json"], environment: ["TRACKEE_NOW": nil]).stdout.contains(#""number":null"#)
+        }
+        #expect(try await eventually(within: 30) { try joined(d[0]) && joined(d[1]) })
+        func running(_ t: Sandbox) throws -> String {
+            try t.run(["status"], environment: ["TRACKEE_NOW": nil]).lines.first ?? ""
+        }
+        #expect(try d[0].run(["start", "-p", "Docs"], environment: ["TRACKEE_NOW": nil]).status == 0)
+        #expect(try await eventually(within: 10) { try running(d[1]) == "running Docs #1001" })
+        // The hub goes down and comes back: the daemons reconnect and go on.
+        try pg.restart()
+        #expect(try d[1].run(["stop"], environment: ["TRACKEE_NOW": nil]).status == 0)
+        #expect(try await eventually(within: 30) { try running(d[0]) == "no timer running" })
+        for daemon in daemons { daemon.signal(SIGTERM) }
+        for daemon in daemons {
+            let r = try await daemon.finish()
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.hasSuffix("trackee run: info: stopped\n"), "\(r)")
+        }
+    }
+}
