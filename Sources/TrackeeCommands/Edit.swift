@@ -18,6 +18,9 @@ extension Trackee {
         @Argument(help: "The entry id, or `running`.")
         var entry: String
 
+        @Option(help: "Edit another person's timeline, which they let you write (see trackee hub grant).")
+        var person: String?
+
         @Option(parsing: .unconditional, help: "A new start time.")
         var from: String?
 
@@ -66,7 +69,7 @@ extension Trackee {
                 try NameOption.refuseBlank(project, "--project", "use --no-project to remove the entry's project")
                 try NameOption.refuseBlank(client, "--client", "give a client name, or leave it out")
                 try NameOption.refuseBlank(tags, "--tag", "use --clear-tags to remove all tags")
-                let store = try session.openStore()
+                let store = try session.openStore(person: person)
                 let id = try EntryArgument.resolve(entry, store: store)
                 var changes = EntryChanges(
                     client: client, description: description,

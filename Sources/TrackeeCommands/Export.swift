@@ -22,6 +22,9 @@ extension Trackee {
 
         @OptionGroup var common: CommonOptions
 
+        @Option(help: "Another person's timeline, which they share through the hub (see trackee hub grant).")
+        var person: String?
+
         @Option(help: "The file format.")
         var format: ExportFormat
 
@@ -62,7 +65,7 @@ extension Trackee {
                 if let dateFormat { options.dateFormat = dateFormat }
                 if let timeFormat { options.timeFormat = timeFormat }
                 if let durationFormat { options.durationFormat = durationFormat }
-                let store = try session.openStore()
+                let store = try session.openStore(person: person)
                 let sink = try ExportSink(path: output)
                 do {
                     try write(store: store, from: from, to: to, options: options, zone: session.zone, sink: sink)

@@ -29,7 +29,7 @@ extension Trackee {
                 PostgreSQL client is in trackee-daemon, installed next to trackee, which `hub \
                 init` and `hub sync` become.
                 """,
-            subcommands: [Init.self, Sync.self, Status.self, Conflicts.self, Resolve.self])
+            subcommands: [Init.self, Sync.self, Status.self, Conflicts.self, Resolve.self, Grant.self, Revoke.self])
 
         /// The settings' hub, or the refusal of a command that needs one.
         static func settings(_ session: Session) throws -> HubSettings {
@@ -131,16 +131,34 @@ extension Trackee.Hub {
                 let store = try session.openStore()
                 let password = try Init.password(hub, environment: session.environment)
                 let showsProgress = !session.out.json && isatty(2) == 1
-                let report: HubSyncReport
+                var reports: [HubSyncReport] = []
+                let location = StoreLocation.resolve(explicit: common.store, environment: session.environment)
                 do {
-                    var sync = HubSync(
-                        store: store, settings: hub, session: try client.connect(hub, password: password))
+                    let connection = try client.connect(hub, password: password)
+                    var sync = HubSync(store: store, settings: hub, session: connection)
                     if showsProgress {
-                        sync.progress = { r in
-                            writeAll(2, "\r\u{1B}[Kpushed \(r.pushed), pulled \(r.pulled)")
-                        }
+                        sync.progress = { r in writeAll(2, "\r\u{1B}[Kpushed \(r.pushed), pulled \(r.pulled)") }
                     }
-                    report = try sync.run(now: session.currentTime)
+                    reports.append(try sync.run(now: session.currentTime))
+                    // The timelines others share: a copy of each, kept up to
+                    // date; one no longer shared is forgotten.
+                    let shared = try connection.sharedWithMe()
+                    for person in location.people where shared[person] == nil { location.forget(person: person) }
+                    for (person, level) in shared.sorted(by: { $0.key < $1.key }) {
+                        guard HubSettings.isValidDevice(person) else {
+                            writeAll(2, "trackee: warning: the hub shares the timeline of \"\(person)\", a name trackee "
+                                + "cannot keep a copy under; skipped\n")
+                            continue
+                        }
+                        var copy = HubSync(
+                            store: try Store(location: location.person(person)), settings: hub, session: connection,
+                            person: person)
+                        copy.progress = sync.progress
+                        var report = try copy.run(now: session.currentTime)
+                        report.person = person
+                        report.level = level
+                        reports.append(report)
+                    }
                     if showsProgress { writeAll(2, "\r\u{1B}[K") }
                 } catch let error as StoreError {
                     throw error
@@ -150,15 +168,22 @@ extension Trackee.Hub {
                     throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
                 }
                 try store.hubSynced(error: nil, now: session.currentTime())
-                for warning in report.warnings { writeAll(2, "trackee: warning: \(warning)\n") }
+                for warning in reports.flatMap(\.warnings) { writeAll(2, "trackee: warning: \(warning)\n") }
                 if session.out.json {
-                    session.out.emit(report)
+                    var own = reports[0]
+                    own.shared = Array(reports.dropFirst())
+                    session.out.emit(own)
                 } else {
-                    var line = "hub sync: device \(report.device) (\(report.number)): pushed \(report.pushed), "
-                        + "pulled \(report.pulled), applied \(report.applied)"
-                    if report.timersStopped > 0 { line += ", stopped \(report.timersStopped) timer(s) another device's followed" }
-                    if report.conflicts > 0 { line += ", \(report.conflicts) conflict(s)" }
-                    session.out.line(line)
+                    for report in reports {
+                        let whose = report.person.map { "\($0)'s timeline (\(report.level ?? "read")), as " } ?? ""
+                        var line = "hub sync: \(whose)device \(report.device) (\(report.number)): pushed \(report.pushed), "
+                            + "pulled \(report.pulled), applied \(report.applied)"
+                        if report.timersStopped > 0 {
+                            line += ", stopped \(report.timersStopped) timer(s) another device's followed"
+                        }
+                        if report.conflicts > 0 { line += ", \(report.conflicts) conflict(s)" }
+                        session.out.line(line)
+                    }
                 }
             }
         }
@@ -325,6 +350,62 @@ extension Trackee.Hub {
                             : "conflict \(conflict.id) closed; the merge stands")
                 }
             }
+        }
+    }
+}
+
+extension Trackee.Hub {
+    struct Grant: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grant",
+            abstract: "Let another person read your timeline, or also write it.",
+            discussion: """
+                PERSON is their PostgreSQL role on the hub. The database enforces it with \
+                row-level security: a reader's change to your timeline is refused by PostgreSQL \
+                itself. They see it after their next `trackee hub sync`, with `summary --person` \
+                and `export --person`. Granting again changes the level.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "Their role on the hub.") var person: String
+        @Flag(help: "They may read your timeline.") var read = false
+        @Flag(help: "They may also change it.") var write = false
+
+        func validate() throws {
+            if read == write { throw ValidationError("give --read or --write") }
+        }
+
+        func run() throws {
+            try Session.run(common) { session in
+                try Trackee.Hub.share(session, with: person, level: write ? "write" : "read")
+                session.out.line("\(person) may now \(write ? "read and change" : "read") your timeline")
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke",
+            abstract: "Take back what hub grant gave another person.",
+            discussion: "Their next `trackee hub sync` forgets their copy of your timeline.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "Their role on the hub.") var person: String
+
+        func run() throws {
+            try Session.run(common) { session in
+                try Trackee.Hub.share(session, with: person, level: nil)
+                session.out.line("\(person) may no longer see your timeline")
+            }
+        }
+    }
+
+    static func share(_ session: Session, with person: String, level: String?) throws {
+        let hub = try settings(session)
+        let client = try client()
+        let password = try Init.password(hub, environment: session.environment)
+        do {
+            try client.connect(hub, password: password).share(with: person, level: level)
+        } catch {
+            throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
         }
     }
 }

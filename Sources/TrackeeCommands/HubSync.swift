@@ -9,6 +9,12 @@ struct HubSync {
     let store: Store
     let settings: HubSettings
     let session: any HubSession
+    /// Whose timeline the store holds: nil for this role's own; another
+    /// person's for a timeline they share (the store is a copy of it).
+    var person: String?
+    /// The name this store has on the hub: the settings' device, and for
+    /// a copy of another's timeline `device.person`.
+    var device: String
     /// Changes per statement each way.
     var batch = 1000
     /// Told the totals as they grow (a progress line on a terminal).
@@ -18,24 +24,40 @@ struct HubSync {
     /// pushes what was made here, pulls what others made, and pushes the
     /// stops that pull made. Each batch is its own transaction on both
     /// sides: a kill loses nothing, and the next sync goes on from there.
+    init(store: Store, settings: HubSettings, session: any HubSession, person: String? = nil) {
+        self.store = store
+        self.settings = settings
+        self.session = session
+        self.person = person
+        device = person.map { settings.device + "." + $0 } ?? settings.device
+    }
+
     func run(now: () -> Instant) throws -> HubSyncReport {
-        let identity = try store.hubIdentity(name: settings.device)
-        let number = try session.register(device: settings.device, store: identity.store)
+        let identity = try store.hubIdentity(name: device)
+        let number = try session.register(device: device, store: identity.store)
         if let joined = identity.number {
             guard joined == number else {
                 throw HubFailureReason(
-                    "the hub numbers device \(settings.device) \(number), and this store joined as \(joined): "
+                    "the hub numbers device \(device) \(number), and this store joined as \(joined): "
                         + "it was set up again; give this device another name (hub.device)")
             }
         } else {
             try store.hubJoin(number: number, now: now())
         }
-        try store.hubSyncs(settings.syncDevice.map { $0 == settings.device ? "all" : "none" } ?? "own")
-        var report = HubSyncReport(device: settings.device, number: number)
-        try push(&report)
+        // A copy of another's timeline pushes nothing to services: their
+        // own devices do.
+        try store.hubSyncs(
+            person != nil ? "none" : settings.syncDevice.map { $0 == settings.device ? "all" : "none" } ?? "own")
+        var report = HubSyncReport(device: device, number: number)
+        // A copy of a timeline shared for reading: its changes are
+        // refused, and what others did still comes in.
+        var refused: Error?
+        do { try push(&report) } catch let error as HubFailureReason where person != nil {
+            refused = error
+        }
         var cursor = try store.hubDevice()?.pulled ?? 0
         while true {
-            let changes = try session.pull(after: cursor, excluding: settings.device, limit: batch)
+            let changes = try session.pull(after: cursor, person: person, excluding: device, limit: batch)
             guard let last = changes.last else { break }
             let applied = try store.hubApply(
                 changes, through: last.id, now: now(), physical: now().seconds * 1000)
@@ -49,6 +71,7 @@ struct HubSync {
             if changes.count < batch { break }
         }
         report.cursor = cursor
+        if let refused { throw refused }
         try push(&report)
         return report
     }
@@ -68,7 +91,13 @@ struct HubSync {
                         + "hours ahead of the hub's clock (more than a day); set this device's clock right (timedatectl) "
                         + "and sync again")
             }
-            try session.push(device: settings.device, changes)
+            do {
+                try session.push(device: device, person: person, changes)
+            } catch let error where person != nil && "\(error)".contains("row-level security") {
+                throw HubFailureReason(
+                    "\(person!) lets you read their timeline, not change it: the hub refused the change made here "
+                        + "to their copy (\(error)); it stays queued until they grant --write")
+            }
             try store.hubPushed(changes)
             report.pushed += changes.count
             progress?(report)
@@ -93,9 +122,14 @@ struct HubSyncReport: Encodable {
     var timersStopped = 0
     var cursor: Int64 = 0
     var warnings: [String] = []
+    /// For a copy of another's timeline: whose, and what they allow.
+    var person: String?
+    var level: String?
+    /// The copies of others' timelines, synced after this device's own.
+    var shared: [HubSyncReport]?
 
     enum CodingKeys: String, CodingKey {
-        case device, number, pushed, pulled, applied, conflicts, cursor, warnings
+        case device, number, pushed, pulled, applied, conflicts, cursor, warnings, person, level, shared
         case timersStopped = "timers_stopped"
     }
 }

@@ -64,6 +64,19 @@ struct Session {
         return store
     }
 
+    /// The store of `person`'s timeline, which they share through the
+    /// hub (`hub sync` keeps the copy); this device's own store for nil.
+    func openStore(person: String?) throws -> Store {
+        guard let person else { return try openStore() }
+        let own = StoreLocation.resolve(explicit: common.store, environment: environment)
+        guard own.people.contains(person) else {
+            throw CommandFailure(
+                message: "--person \(person): no copy of \(person)'s timeline is here; \(person) shares it with "
+                    + "`trackee hub grant YOU --read`, and then `trackee hub sync` brings it", status: 1)
+        }
+        return try Store(location: own.person(person))
+    }
+
     /// Parses a user-typed time; `option` names the flag in the error.
     func time(_ text: String, option: String) throws -> Instant {
         do {

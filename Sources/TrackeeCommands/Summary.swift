@@ -32,6 +32,9 @@ extension Trackee {
 
         @OptionGroup var filter: FilterOptions
 
+        @Option(help: "Another person's timeline, which they share through the hub (see trackee hub grant).")
+        var person: String?
+
         @Option(name: .customLong("by"), help: "Group by project, client or tag.")
         var grouping: Grouping = .project
 
@@ -87,7 +90,7 @@ extension Trackee {
                     case .month: title = "\(first.year)-\(pad(first.month, 2))"
                     }
                 }
-                let store = try session.openStore()
+                let store = try session.openStore(person: person)
                 let summary = try store.summary(in: span, now: session.now, by: grouping, matching: entries)
                 if session.out.json {
                     session.out.emit(View(

@@ -44,6 +44,43 @@ public enum HubSchema {
             ALTER TABLE device ADD COLUMN number integer UNIQUE DEFAULT nextval('device_number');
             ALTER TABLE device ADD COLUMN store text;
             """),
+        // People: each is a PostgreSQL role, and their changes are theirs
+        // by row-level security, enforced by the database for every role
+        // (the tables' owner too: FORCE). `share` holds what each person
+        // lets another do with their timeline: read it, or also write it.
+        Migration(id: "2026-11-28-sharing", sql: """
+            CREATE TABLE share (
+                owner text NOT NULL DEFAULT current_user,
+                grantee text NOT NULL,
+                level text NOT NULL CHECK (level IN ('read', 'write')),
+                PRIMARY KEY (owner, grantee)
+            );
+            ALTER TABLE share ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE share FORCE ROW LEVEL SECURITY;
+            CREATE POLICY share_seen ON share FOR SELECT USING (owner = current_user OR grantee = current_user);
+            CREATE POLICY share_given ON share FOR INSERT WITH CHECK (owner = current_user);
+            CREATE POLICY share_changed ON share FOR UPDATE USING (owner = current_user) WITH CHECK (owner = current_user);
+            CREATE POLICY share_taken ON share FOR DELETE USING (owner = current_user);
+            ALTER TABLE change ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE change FORCE ROW LEVEL SECURITY;
+            CREATE POLICY change_read ON change FOR SELECT USING (
+                person = current_user
+                OR EXISTS (SELECT 1 FROM share s WHERE s.owner = change.person AND s.grantee = current_user));
+            CREATE POLICY change_write ON change FOR INSERT WITH CHECK (
+                person = current_user
+                OR EXISTS (SELECT 1 FROM share s
+                           WHERE s.owner = change.person AND s.grantee = current_user AND s.level = 'write'));
+            ALTER TABLE device ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE device FORCE ROW LEVEL SECURITY;
+            -- Every name is seen, so that a second store cannot take one.
+            CREATE POLICY device_seen ON device FOR SELECT USING (true);
+            CREATE POLICY device_own ON device FOR INSERT WITH CHECK (person = current_user);
+            CREATE INDEX change_person ON change (person, id);
+            GRANT SELECT, INSERT ON change, device TO PUBLIC;
+            GRANT SELECT, INSERT, UPDATE, DELETE ON share TO PUBLIC;
+            GRANT SELECT ON trackee_migration TO PUBLIC;
+            GRANT USAGE ON SEQUENCE change_id_seq, device_number TO PUBLIC;
+            """),
     ]
 
     /// The outcome of bringing a hub's schema up to date.
@@ -92,9 +129,20 @@ public protocol HubSession: AnyObject {
     func now() throws -> Int64
     /// Appends changes made on `device`; those the hub holds already (a
     /// push again after a kill) are passed over.
-    func push(device: String, _ changes: [HubOutgoingChange]) throws
-    /// Up to `limit` changes other devices made, after hub change `cursor`.
-    func pull(after cursor: Int64, excluding device: String, limit: Int) throws -> [HubIncomingChange]
+    /// `person` is whose timeline they are (nil: this role's own); the
+    /// hub refuses a change to a timeline this role may not write.
+    func push(device: String, person: String?, _ changes: [HubOutgoingChange]) throws
+    /// Up to `limit` changes other devices made to `person`'s timeline
+    /// (nil: this role's own), after hub change `cursor`.
+    func pull(after cursor: Int64, person: String?, excluding device: String, limit: Int) throws -> [HubIncomingChange]
+    /// Whose timelines this role may read (`read`) or also write
+    /// (`write`), by person; its own is not among them.
+    func sharedWithMe() throws -> [String: String]
+    /// Lets `person` read this role's timeline, or also write it; nil
+    /// takes that back.
+    func share(with person: String, level: String?) throws
+    /// The role the hub knows this connection as: the person.
+    func person() throws -> String
     /// From now on, hears of every push to the hub (`LISTEN`).
     func listen() throws
     /// Waits up to `milliseconds` for a push by a device other than

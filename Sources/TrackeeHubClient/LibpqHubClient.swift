@@ -25,8 +25,12 @@ final class LibpqHubSession: HubSession {
     }
 
     func register(device: String, store: String) throws -> Int64 {
-        try connection.execute(
-            "INSERT INTO device (name, store) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [device, store])
+        // Asked first: an insert that meets the name would still take a
+        // number from the sequence.
+        if try connection.execute("SELECT 1 FROM device WHERE name = $1", [device]).isEmpty {
+            try connection.execute(
+                "INSERT INTO device (name, store) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [device, store])
+        }
         guard let row = try connection.execute("SELECT number, store FROM device WHERE name = $1", [device]).first,
               let number = row[0].flatMap({ Int64($0) })
         else { throw HubFailure("the hub did not register device \(device)") }
@@ -49,7 +53,7 @@ final class LibpqHubSession: HubSession {
     /// One transaction under an advisory lock: pushes take turns, so the
     /// change ids the hub hands out become visible in their order, and a
     /// pull's cursor never passes one still being written.
-    func push(device: String, _ changes: [HubOutgoingChange]) throws {
+    func push(device: String, person: String?, _ changes: [HubOutgoingChange]) throws {
         guard !changes.isEmpty else { return }
         var json = "["
         for (index, change) in changes.enumerated() {
@@ -60,12 +64,42 @@ final class LibpqHubSession: HubSession {
         try connection.transaction { () throws(HubFailure) in
             try connection.execute("SELECT pg_advisory_xact_lock(\(HubMigrator.pushLock))")
             try connection.execute("""
-                INSERT INTO change (device, sequence, clock, kind, body)
-                SELECT $1, (c->>'s')::bigint, c->>'c', c->>'k', c->'b' FROM jsonb_array_elements($2::jsonb) c
+                INSERT INTO change (person, device, sequence, clock, kind, body)
+                SELECT coalesce($3, current_user), $1, (c->>'s')::bigint, c->>'c', c->>'k', c->'b'
+                FROM jsonb_array_elements($2::jsonb) c
                 ON CONFLICT (device, sequence) DO NOTHING
-                """, [device, json])
+                """, [device, json, person])
             try connection.execute("SELECT pg_notify('trackee_change', $1)", [device])
         }
+    }
+
+    func sharedWithMe() throws -> [String: String] {
+        var shared: [String: String] = [:]
+        for row in try connection.execute("SELECT owner, level FROM share WHERE grantee = current_user") {
+            if let owner = row[0], let level = row[1] { shared[owner] = level }
+        }
+        return shared
+    }
+
+    func share(with person: String, level: String?) throws {
+        if let level {
+            guard try connection.execute("SELECT 1 FROM pg_roles WHERE rolname = $1", [person]).count == 1 else {
+                throw HubFailure("the hub has no role named \(person); its administrator makes one for each person")
+            }
+            try connection.execute("""
+                INSERT INTO share (grantee, level) VALUES ($1, $2)
+                ON CONFLICT (owner, grantee) DO UPDATE SET level = excluded.level
+                """, [person, level])
+        } else {
+            try connection.execute("DELETE FROM share WHERE owner = current_user AND grantee = $1", [person])
+        }
+    }
+
+    func person() throws -> String {
+        guard let name = try connection.execute("SELECT current_user").first?.first ?? nil else {
+            throw HubFailure("the hub did not say who this is")
+        }
+        return name
     }
 
     func listen() throws {
@@ -76,10 +110,11 @@ final class LibpqHubSession: HubSession {
         try connection.waitForNotification(milliseconds: milliseconds).contains { $0 != device }
     }
 
-    func pull(after cursor: Int64, excluding device: String, limit: Int) throws -> [HubIncomingChange] {
+    func pull(after cursor: Int64, person: String?, excluding device: String, limit: Int) throws -> [HubIncomingChange] {
         try connection.execute("""
-            SELECT id, device, clock, kind, body::text FROM change WHERE id > $1 AND device <> $2 ORDER BY id LIMIT $3
-            """, [String(cursor), device, String(limit)]).compactMap { row in
+            SELECT id, device, clock, kind, body::text FROM change
+            WHERE person = coalesce($4, current_user) AND id > $1 AND device <> $2 ORDER BY id LIMIT $3
+            """, [String(cursor), device, String(limit), person]).compactMap { row in
             guard let id = row[0].flatMap({ Int64($0) }), let device = row[1], let clock = row[2], let kind = row[3],
                   let body = row[4]
             else { return nil }

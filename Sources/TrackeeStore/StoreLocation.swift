@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -26,6 +27,24 @@ public struct StoreLocation: Sendable, Equatable {
         if let explicit, !explicit.isEmpty { return StoreLocation(path: explicit, isDefault: false) }
         if let env = environment["TRACKEE_STORE"], !env.isEmpty { return StoreLocation(path: env, isDefault: false) }
         return StoreLocation(path: XDGDirectories.data(environment: environment) + "/trackee.sqlite3", isDefault: true)
+    }
+
+    /// Where the copy of another person's timeline is kept: `people/NAME.sqlite3`
+    /// beside this store.
+    public func person(_ name: String) -> StoreLocation {
+        StoreLocation(path: directory + "/people/" + name + ".sqlite3", isDefault: true)
+    }
+
+    /// The people whose timelines have a copy beside this store.
+    public var people: [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory + "/people") else { return [] }
+        return names.filter { $0.hasSuffix(".sqlite3") }.map { String($0.dropLast(".sqlite3".count)) }.sorted()
+    }
+
+    /// Removes the copy of `name`'s timeline (and its log files).
+    public func forget(person name: String) {
+        let path = person(name).path
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
     var directory: String {

@@ -37,14 +37,14 @@ import TrackeeTestSupport
         let t = try Self.sandbox(pg)
         let first = try t.run("hub", "init")
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout == "hub schema: applied 2026-11-26-devices-and-changes, 2026-11-27-device-numbers\n")
+        #expect(first.stdout == "hub schema: applied 2026-11-26-devices-and-changes, 2026-11-27-device-numbers, 2026-11-28-sharing\n")
         #expect(first.stderr == "")
         let again = try t.run("hub", "init", "--json")
         #expect(again.status == 0, "\(again)")
-        #expect(again.stdout == #"{"applied":[],"current":"2026-11-27-device-numbers"}"# + "\n")
+        #expect(again.stdout == #"{"applied":[],"current":"2026-11-28-sharing"}"# + "\n")
         #expect(again.stderr == "")
         #expect(try pg.sql("SELECT id FROM trackee_migration ORDER BY id", database: "trackee")
-                == "2026-11-26-devices-and-changes\n2026-11-27-device-numbers\n")
+                == "2026-11-26-devices-and-changes\n2026-11-27-device-numbers\n2026-11-28-sharing\n")
         #expect(try pg.sql("SELECT tableowner FROM pg_tables WHERE tablename IN ('change', 'device') ORDER BY tablename",
                            database: "trackee") == "alice\nalice\n")
         // The table keeps a device's sequence numbers unique: a re-push adds nothing.
@@ -68,7 +68,7 @@ import TrackeeTestSupport
         #expect(r.stderr == failure(
             "\(t.path("config/trackee/config.yaml")):2: hub: the hub's schema has migration 2099-01-01-from-the-future, "
                 + "which this trackee does not know: a newer trackee set it up; upgrade trackee on this device"))
-        #expect(try pg.sql("SELECT count(*) FROM trackee_migration", database: "trackee") == "3\n")
+        #expect(try pg.sql("SELECT count(*) FROM trackee_migration", database: "trackee") == "4\n")
     }
 
     @Test func aWrongPasswordIsOneSentenceAndLocalCommandsKeepWorking() throws {
