@@ -16,7 +16,7 @@ struct HubSync {
     /// a copy of another's timeline `device.person`.
     var device: String
     /// Changes per statement each way.
-    var batch = 1000
+    var batch = 5000
     /// Told the totals as they grow (a progress line on a terminal).
     var progress: ((HubSyncReport) -> Void)?
 

@@ -34,14 +34,34 @@ public struct HybridStamp: Sendable, Hashable, Comparable, CustomStringConvertib
         Self.padded(wall, 16) + "-" + Self.padded(Int64(counter), 5) + "-" + device
     }
 
-    /// The stamp `description` wrote; nil for anything else.
+    /// The stamp `description` wrote; nil for anything else. Read byte by
+    /// byte: a pull reads one per change.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 16, parts[1].count == 5,
-              parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit),
-              let wall = Int64(parts[0]), let counter = Int32(parts[1]), HubSettings.isValidDevice(String(parts[2]))
-        else { return nil }
-        self.init(wall: wall, counter: counter, device: String(parts[2]))
+        var wall: Int64 = 0, counter: Int32 = 0
+        var index = 0
+        var device: Substring.UTF8View?
+        let utf8 = text.utf8
+        var position = utf8.startIndex
+        while position != utf8.endIndex {
+            let byte = utf8[position]
+            switch index {
+            case 0..<16:
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                wall = wall * 10 + Int64(byte - 0x30)
+            case 16, 22:
+                guard byte == 0x2D else { return nil }
+            case 17..<22:
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                counter = counter * 10 + Int32(byte - 0x30)
+            default:
+                device = text[position...].utf8
+            }
+            if device != nil { break }
+            index += 1
+            position = utf8.index(after: position)
+        }
+        guard let device, HubSettings.isValidDevice(String(Substring(device))) else { return nil }
+        self.init(wall: wall, counter: counter, device: String(Substring(device)))
     }
 
     private static func padded(_ value: Int64, _ width: Int) -> String {

@@ -50,9 +50,12 @@ struct HubMerge {
     mutating func apply(_ change: HubIncomingChange) throws {
         if change.kind == "key" { return try applyKey(change) }
         guard let stamp = HybridStamp(change.clock), let table = JournalTable(rawValue: change.kind),
-              let id = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$.id')", arguments: [change.body]),
-              let fields = try String.fetchOne(
-                  db, sql: "SELECT json(json_extract(?, '$.fields'))", arguments: [change.body])
+              let parsed = try Row.fetchOne(
+                  db.cachedStatement(sql: """
+                      SELECT json_extract(?1, '$.id'), json(json_extract(?1, '$.fields')),
+                             json_extract(?1, '$.fields._exists')
+                      """), arguments: [change.body]),
+              let id = parsed[0] as Int64?, let fields = parsed[1] as String?
         else {
             report.warnings.append(
                 "hub change \(change.id) from \(change.device) cannot be read (\(change.kind) \(change.clock)); skipped")
@@ -61,8 +64,8 @@ struct HubMerge {
         // Never refused here: the device that made a change too far
         // ahead is refused when it pushes.
         try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
-        let tombstone = try field(table, id, "_exists")
-        let deletes = try Int64.fetchOne(db, sql: "SELECT json_extract(?, '$._exists')", arguments: [fields]) == 0
+        let tombstone = table == .entry ? try field(table, id, "_exists") : nil
+        let deletes = parsed[2] as Int64? == 0
         guard try Store.setFields(db, kind: change.kind, id: id, fields: fields, stamp: change.clock) else {
             report.superseded += 1
             return
@@ -201,7 +204,8 @@ struct HubMerge {
     /// Makes row `id` of `table` what its fields say; `stamp` is the
     /// pulled change's (nil when a map, not a field, changed).
     private mutating func project(_ table: JournalTable, _ id: Int64, stamp: String?) throws {
-        let current = try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id])
+        let current = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM \(table.rawValue) WHERE id = ?"), arguments: [id])
         var after = try desired(table, id, current: current)
         if table != .entry, let wanted = after, let other = try clashing(table, wanted, id: id) {
             if id < other {
@@ -215,7 +219,8 @@ struct HubMerge {
         }
         var closedByMerge: (open: String, closed: String)?
         if table == .entry, var opened = after, opened["end"] == .null,
-           let other = try EntryRecord.fetchOne(db, sql: #"SELECT * FROM entry WHERE "end" IS NULL AND id <> ?"#, arguments: [id])
+           let other = try EntryRecord.fetchOne(
+               db.cachedStatement(sql: #"SELECT * FROM entry WHERE "end" IS NULL AND id <> ?"#), arguments: [id])
         {
             let start = Int64.fromDatabaseValue(opened["start"] ?? .null) ?? 0
             if (other.start, other.id!) < (start, id) {
@@ -390,7 +395,7 @@ struct HubMerge {
         -> (value: Int64?, device: String)?
     {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT value, stamp FROM hub_field WHERE kind = ? AND row_id = ? AND field = ?",
+            db.cachedStatement(sql: "SELECT value, stamp FROM hub_field WHERE kind = ? AND row_id = ? AND field = ?"),
             arguments: [table.rawValue, id, name])
         else { return nil }
         return (row[0], HybridStamp(row[1] as String)?.device ?? "")
@@ -431,7 +436,7 @@ struct HubMerge {
 
     /// A row's journal image as it is in its table; nil when absent.
     static func image(_ db: Database, _ table: JournalTable, _ id: Int64) throws -> String? {
-        try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id]).map { row in
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table.rawValue) WHERE id = ?"), arguments: [id]).map { row in
             image(table, Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) }))
         }
     }

@@ -84,19 +84,19 @@ struct JournalStep {
     /// updating or deleting it.
     static func restore(_ db: Database, _ table: JournalTable, id: Int64, to image: String?) throws {
         let exists = try Int.fetchOne(
-            db, sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?", arguments: [id]) == 1
+            db.cachedStatement(sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?"), arguments: [id]) == 1
         let names = columns(table)
         func value(_ column: String) -> String { "json_extract(?1, '$.\(column)')" }
         switch (image, exists) {
         case (nil, true):
-            try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE id = ?").execute(arguments: [id])
         case (let image?, false):
-            try db.execute(
-                sql: "INSERT INTO \(table.rawValue) (\(names.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(names.map(value).joined(separator: ", ")))",
-                arguments: [image])
+            try db.cachedStatement(
+                sql: "INSERT INTO \(table.rawValue) (\(names.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(names.map(value).joined(separator: ", ")))"
+            ).execute(arguments: [image])
         case (let image?, true):
             let sets = names.dropFirst().map { "\"\($0)\" = \(value($0))" }.joined(separator: ", ")
-            try db.execute(sql: "UPDATE \(table.rawValue) SET \(sets) WHERE id = ?2", arguments: [image, id])
+            try db.cachedStatement(sql: "UPDATE \(table.rawValue) SET \(sets) WHERE id = ?2").execute(arguments: [image, id])
         case (nil, false):
             break
         }

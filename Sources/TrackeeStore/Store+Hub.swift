@@ -287,18 +287,15 @@ extension Store {
     /// it is newer than the field's last write; true when any was.
     @discardableResult
     static func setFields(_ db: Database, kind: String, id: Int64, fields: String, stamp: String) throws -> Bool {
-        let values = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT key, value FROM json_each(?)"), arguments: [fields])
-        var newer = false
-        for value in values {
-            try db.cachedStatement(sql: """
-                INSERT INTO hub_field (kind, row_id, field, stamp, value) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (kind, row_id, field) DO UPDATE SET stamp = excluded.stamp, value = excluded.value
-                WHERE excluded.stamp > hub_field.stamp
-                """).execute(arguments: [kind, id, value[0] as String, stamp, value[1] as DatabaseValue])
-            if db.changesCount > 0 { newer = true }
-        }
-        return newer
+        // One statement for all the fields ("WHERE true" tells SQLite's
+        // parser the upsert's ON belongs to it, not to a join).
+        try db.cachedStatement(sql: """
+            INSERT INTO hub_field (kind, row_id, field, stamp, value)
+            SELECT ?1, ?2, key, ?3, value FROM json_each(?4) WHERE true
+            ON CONFLICT (kind, row_id, field) DO UPDATE SET stamp = excluded.stamp, value = excluded.value
+            WHERE excluded.stamp > hub_field.stamp
+            """).execute(arguments: [kind, id, stamp, fields])
+        return db.changesCount > 0
     }
 
     /// Takes in changes pulled from the hub, in the hub's order, in one
@@ -315,7 +312,7 @@ extension Store {
             var merge = HubMerge(
                 db: db, clock: HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init)),
                 physical: physical, now: now)
-            for change in changes { try merge.apply(change) }
+            try merge.applyAll(changes)
             try db.execute(sql: """
                 UPDATE hub_device SET pulled = max(pulled, ?), clock = ?
                 """, arguments: [cursor, merge.clock.last.description])
