@@ -20,8 +20,9 @@ extension Trackee {
                 from stdin when stdin is not a terminal; watches the desk (idleness, the screen lock, \
                 sleep, the network and the power supply over D-Bus, devices from the kernel) and logs \
                 what it attached in one line; reloads the rules on SIGHUP and when a rule file or \
-                calendar changes; serves the HTTP API when the settings have http: (as \
-                trackee-daemon, which it becomes in the same process; see ENDPOINTS in \
+                calendar changes; serves the HTTP API when the settings have http:, and \
+                replicates through the hub when they have hub: (both as trackee-daemon, which it \
+                becomes in the same process; see ENDPOINTS and "trackee hub sync" in \
                 trackee(1)); and stops gracefully on SIGTERM or SIGINT.
                 """)
 
