@@ -51,18 +51,21 @@ struct HubReplication: Service {
                 let session = try client.connect(settings, password: password)
                 try session.listen()
                 let sync = HubSync(store: store, settings: settings, session: session)
+                // The head is read before each sync: a change committed
+                // while it runs is then seen by the next look (and what the
+                // sync itself wrote costs one more sync that finds nothing).
+                var head = try store.hubLocalHead()
                 try once(sync)
                 if let failing { logger.info("hub: reached again (after: \(failing))") }
                 failing = nil
                 backoff = 1
-                var head = try store.hubLocalHead()
                 var last = Date()
                 while !stopped.isSet {
                     let announced = try session.waitForPush(milliseconds: Self.look, excluding: settings.device)
                     let now = try store.hubLocalHead()
                     if announced || now != head || Date().timeIntervalSince(last) >= Self.everyMinute {
+                        head = now
                         try once(sync)
-                        head = try store.hubLocalHead()
                         last = Date()
                     }
                 }

@@ -205,13 +205,14 @@ extension Store {
         }
     }
 
-    /// A number that changes whenever a change is made here (not pulled):
-    /// what the daemon looks at to push soon after each.
+    /// A number that changes whenever the journal or the keys grow: what
+    /// the daemon looks at, five times a second, to push soon after each
+    /// change made here. Two lookups of a largest key, whatever the
+    /// journal's length.
     public func hubLocalHead() throws -> Int64 {
         try peek { db in
             try Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT ifnull((SELECT seq FROM journal WHERE device IS NULL ORDER BY seq DESC LIMIT 1), 0)
-                     + ifnull((SELECT max(seq) FROM hub_key WHERE device IS NULL), 0)
+                SELECT ifnull((SELECT max(seq) FROM journal), 0) + ifnull((SELECT max(seq) FROM hub_key), 0)
                 """)) ?? 0
         }
     }
@@ -316,6 +317,16 @@ extension Store {
             try db.execute(sql: """
                 UPDATE hub_device SET pulled = max(pulled, ?), clock = ?
                 """, arguments: [cursor, merge.clock.last.description])
+            // Every row is stamped now, or was pulled: the next stamping
+            // starts after them. And when nothing made here waits to be
+            // pushed, the next push looks from here on, not through what
+            // was pulled since the last.
+            try db.execute(sql: """
+                UPDATE hub_device SET stamped = max(stamped, ifnull((SELECT max(seq) FROM journal), 0));
+                UPDATE hub_device SET pushed = ifnull((SELECT max(seq) FROM journal), 0)
+                WHERE NOT EXISTS (SELECT 1 FROM journal j WHERE j.seq > hub_device.pushed AND j.device IS NULL
+                                  AND j.step <> 0 AND j.seq >= hub_device.first_seq);
+                """)
             return merge.report
         }
     }

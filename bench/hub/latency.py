@@ -1,6 +1,7 @@
 """Two running daemons (laptop, desktop): a change made with `trackee add`
 on one, timed until the other's store holds it. Prints p50, p99 and max.
 Usage: latency.py TRACKEE WORKDIR ROUNDS"""
+import json
 import os
 import sqlite3
 import subprocess
@@ -23,12 +24,13 @@ for i in range(rounds):
     mark = f"latency {i}"
     start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1790000000 + i * 3600))
     end = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1790000000 + i * 3600 + 60))
-    subprocess.run([trackee, "add", "-p", "Bench", "-d", mark, "--from", start, "--to", end],
-                   env=env(source), check=True, stdout=subprocess.DEVNULL)
+    added = subprocess.run([trackee, "add", "-p", "Bench", "-d", mark, "--from", start, "--to", end, "--json"],
+                           env=env(source), check=True, capture_output=True, text=True)
+    entry = json.loads(added.stdout)["entry"]["id"]
     made = time.monotonic()
     db = sqlite3.connect(f"file:{work}/{target}/store.sqlite3?mode=ro", uri=True, timeout=5)
     while True:
-        if db.execute("SELECT count(*) FROM entry WHERE description = ?", (mark,)).fetchone()[0] == 1:
+        if db.execute("SELECT count(*) FROM entry WHERE id = ?", (entry,)).fetchone()[0] == 1:
             break
         if time.monotonic() - made > 10:
             sys.exit(f"round {i}: {target} did not see the change within 10 s")

@@ -112,12 +112,13 @@ device desktop
 for d in laptop desktop; do run_as "$d" hub sync >/dev/null; done
 daemons=()
 for d in laptop desktop; do
-    XDG_CONFIG_HOME="$work/$d/config" TRACKEE_STORE="$work/$d/store.sqlite3" "$bin" run >/dev/null 2>"$work/$d.log" &
+    XDG_CONFIG_HOME="$work/$d/config" TRACKEE_STORE="$work/$d/store.sqlite3" "$bin" run --verbose >/dev/null 2>"$work/$d.log" &
     daemons+=($!)
 done
 trap 'kill ${daemons[*]} 2>/dev/null; as_pg "$pg/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 sleep 2
-latency=$(python3 "$here/latency.py" "$bin" "$work" 100)
+latency=$(python3 "$here/latency.py" "$bin" "$work" 100) || {
+    echo "the daemons' logs:"; tail -n 20 "$work/laptop.log" "$work/desktop.log"; exit 1; }
 kill -TERM "${daemons[@]}"
 wait "${daemons[@]}" 2>/dev/null || true
 
