@@ -102,7 +102,7 @@ test: deps
 
 bench: build
 	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl \
-		dbus-daemon python3-dbusmock wrk
+		dbus-daemon python3-dbusmock wrk postgresql-15
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
@@ -120,6 +120,8 @@ bench: build
 	@bench/sync/run.sh $(BIN)
 	@echo "== the HTTP API: keyed POST /v1/start and GET /v1/status with wrk at 32 connections, beside trackee start as a process per intent; the daemon's idle memory"
 	@bench/http/run.sh $(BIN)
+	@echo "== the hub: 100 devices of 1,000 changes, a new device's pull, convergence, two daemons, one-shot cost (PostgreSQL 15)"
+	@bench/hub/run.sh $(BIN)
 	@echo "== trackee run's service group through a week on a manual clock, alone (target: under 2 s in all)"
 	@$(SWIFT) build $(DEBUG_FLAGS) --build-tests
 	@$(SWIFT) test --skip-build --filter RunWeekTests 2>&1 | grep -E "a week of|passed|failed"

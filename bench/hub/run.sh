@@ -115,7 +115,7 @@ for d in laptop desktop; do
     XDG_CONFIG_HOME="$work/$d/config" TRACKEE_STORE="$work/$d/store.sqlite3" "$bin" run --verbose >/dev/null 2>"$work/$d.log" &
     daemons+=($!)
 done
-trap 'kill ${daemons[*]} 2>/dev/null; as_pg "$pg/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'kill ${daemons[*]} 2>/dev/null || true; as_pg "$pg/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 sleep 2
 latency=$(python3 "$here/latency.py" "$bin" "$work" 100) || {
     echo "the daemons' logs:"; tail -n 20 "$work/laptop.log" "$work/desktop.log"; exit 1; }
