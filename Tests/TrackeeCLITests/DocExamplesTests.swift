@@ -54,6 +54,12 @@ import TrackeeTestSupport
         "$ trackee sync backfill work --from 2026-11-01 --to now": "needs a Clockify token (SyncCommandTests, against a fake)",
         "$ trackee sync": "pushes to Clockify or Toggl Track over the network (SyncPushTests, against a fake)",
         "$ trackee sync status": "shows targets that pushes have used (SyncCommandTests, against a fake)",
+        "$ trackee hub init": "needs a PostgreSQL hub (HubInitTests runs it against a private cluster)",
+        "$ trackee hub sync": "needs a PostgreSQL hub (HubSyncTests and the other hub suites, against a private cluster)",
+        "$ trackee hub status": "shows a device that has synced with a hub (HubOfflineTests checks its lines)",
+        "$ trackee hub grant bob --read": "needs a PostgreSQL hub with a role bob (HubSharingTests)",
+        "$ trackee hub grant bob --write": "needs a PostgreSQL hub with a role bob (HubSharingTests)",
+        "$ trackee hub revoke bob": "needs a PostgreSQL hub with a role bob (HubSharingTests)",
         #"curl --json '{"project": "Docs", "idempotency_key": "docs-morning"}' -H "Authorization: Bearer $TRACKEE_TOKEN" http://127.0.0.1:7777/v1/start"#:
             "needs trackee run serving http: (ServedRecipeTests runs the README's curl lines against one)",
         #"curl -H "Authorization: Bearer $TRACKEE_TOKEN" http://127.0.0.1:7777/v1/status"#:
