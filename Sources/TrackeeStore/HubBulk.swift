@@ -45,9 +45,7 @@ extension HubMerge {
             var end = pos
             while end + 1 < changes.count && simple.contains(end + 1) { end += 1 }
             for change in changes[pos...end] {
-                if let stamp = HybridStamp(change.clock) {
-                    try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
-                }
+                if let stamp = HybridStamp(change.clock) { receive(stamp) }
             }
             do {
                 try db.inSavepoint {

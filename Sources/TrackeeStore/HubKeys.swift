@@ -19,9 +19,7 @@ enum HubKeys {
     /// The journal's last row when the store has joined a hub, for
     /// ``record(_:_:key:since:)``; nil otherwise, and nothing is kept.
     static func mark(_ db: Database) throws -> Int64? {
-        guard try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT number FROM hub_device WHERE number IS NOT NULL")) != nil
-        else { return nil }
+        guard try HubIDs.number(db) != nil else { return nil }
         return try Int64.fetchOne(db.cachedStatement(sql: "SELECT ifnull(max(seq), 0) FROM journal")) ?? 0
     }
 

@@ -61,9 +61,7 @@ struct HubMerge {
                 "hub change \(change.id) from \(change.device) cannot be read (\(change.kind) \(change.clock)); skipped")
             return
         }
-        // Never refused here: the device that made a change too far
-        // ahead is refused when it pushes.
-        try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
+        receive(stamp)
         let tombstone = table == .entry ? try field(table, id, "_exists") : nil
         let deletes = parsed[2] as Int64? == 0
         guard try Store.setFields(db, kind: change.kind, id: id, fields: fields, stamp: change.clock) else {
@@ -105,9 +103,7 @@ struct HubMerge {
                 "hub change \(change.id) from \(change.device) cannot be read (key \(change.clock)); skipped")
             return
         }
-        if let stamp = HybridStamp(change.clock) {
-            try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
-        }
+        if let stamp = HybridStamp(change.clock) { receive(stamp) }
         try db.execute(sql: """
             INSERT INTO hub_key (kind, key, body, made, stamp, device) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """, arguments: [kind.rawValue, key, ledger, row[3] as String, change.clock, change.device])
@@ -201,6 +197,13 @@ struct HubMerge {
             .map { ($0[0] as String, $0[1] as DatabaseValue) })
     }
 
+    /// Takes a pulled change's stamp into the clock. Never refused here:
+    /// the device that made a change too far ahead is refused when it
+    /// pushes.
+    mutating func receive(_ stamp: HybridStamp) {
+        try? clock.receive(stamp, physical: max(physical, stamp.wall - HybridClock.maximumLead))
+    }
+
     /// Makes row `id` of `table` what its fields say; `stamp` is the
     /// pulled change's (nil when a map, not a field, changed).
     private mutating func project(_ table: JournalTable, _ id: Int64, stamp: String?) throws {
@@ -217,7 +220,7 @@ struct HubMerge {
                 after = nil
             }
         }
-        var closedByMerge: (open: String, closed: String)?
+        var closedByMerge: (open: String, closed: String, end: Int64)?
         if table == .entry, var opened = after, opened["end"] == .null,
            let other = try EntryRecord.fetchOne(
                db.cachedStatement(sql: #"SELECT * FROM entry WHERE "end" IS NULL AND id <> ?"#), arguments: [id])
@@ -232,12 +235,14 @@ struct HubMerge {
                 let open = Self.image(table, opened)
                 opened["end"] = other.start.databaseValue
                 after = opened
-                closedByMerge = (open, Self.image(table, opened))
+                closedByMerge = (open, Self.image(table, opened), other.start)
             }
         }
         if table != .entry, after == nil, current != nil { try detachChildren(table, id, deleted: true) }
         try write(table, id, to: after, stamp: stamp)
-        if let closedByMerge { try mergeStop(id, before: closedByMerge.open, after: closedByMerge.closed, end: nil) }
+        if let closedByMerge {
+            try mergeStop(id, before: closedByMerge.open, after: closedByMerge.closed, end: closedByMerge.end)
+        }
         if table != .entry, after != nil { try reattachChildren(table, id) }
     }
 
@@ -372,13 +377,12 @@ struct HubMerge {
 
     /// The stop of a timer another device's start follows: a change made
     /// here, stamped now and pushed.
-    private mutating func mergeStop(_ id: Int64, before: String, after: String, end: Int64?) throws {
+    private mutating func mergeStop(_ id: Int64, before: String, after: String, end: Int64) throws {
         var merge = JournalStep("stop #\(id): a later timer came from \(step?.device ?? "the hub")", at: now)
         merge.automatic = true
         let stamp = try Store.stamp(&clock, physical: physical).description
         try merge.record(db, .entry, id: id, before: before, after: after, stamp: stamp)
-        let value = try Int64.fetchOne(db, sql: #"SELECT "end" FROM entry WHERE id = ?"#, arguments: [id]) ?? end ?? 0
-        try Store.setFields(db, kind: JournalTable.entry.rawValue, id: id, fields: #"{"end":\#(value)}"#, stamp: stamp)
+        try Store.setFields(db, kind: JournalTable.entry.rawValue, id: id, fields: #"{"end":\#(end)}"#, stamp: stamp)
         report.timersStopped += 1
     }
 

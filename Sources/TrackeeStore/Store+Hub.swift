@@ -9,12 +9,15 @@ enum HubIDs {
     /// How many devices a hub numbers; an id's last three digits.
     static let span: Int64 = 1000
 
+    /// The device's number; nil before the store has joined a hub.
+    static func number(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT number FROM hub_device WHERE number IS NOT NULL"))
+    }
+
     /// The id for a new row of `table`; nil before the store has joined a
     /// hub, for SQLite to choose as it always has.
     static func next(_ db: Database, _ table: JournalTable) throws -> Int64? {
-        guard let number = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT number FROM hub_device WHERE number IS NOT NULL"))
-        else { return nil }
+        guard let number = try number(db) else { return nil }
         let counter = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT next FROM hub_next_id WHERE kind = ?"), arguments: [table.rawValue]) ?? 1
         try db.cachedStatement(sql: """
@@ -256,7 +259,7 @@ extension Store {
         guard let device = try Row.fetchOne(db, sql: """
             SELECT name, clock, stamped, first_seq FROM hub_device WHERE number IS NOT NULL
             """) else { return }
-        var clock = HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
+        var clock = Self.clock(device)
         let rows = try Row.fetchAll(db, sql: """
             SELECT j.seq, j.at, j.kind, j.row_id, \(fields) FROM journal j
             WHERE j.seq > ? AND j.seq >= ? AND j.device IS NULL AND j.stamp IS NULL AND j.step <> 0 ORDER BY j.seq
@@ -310,9 +313,7 @@ extension Store {
             try Self.stampPending(db)
             guard let device = try Row.fetchOne(db, sql: "SELECT name, clock FROM hub_device WHERE number IS NOT NULL")
             else { throw StoreError.hubNotJoined }
-            var merge = HubMerge(
-                db: db, clock: HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init)),
-                physical: physical, now: now)
+            var merge = HubMerge(db: db, clock: Self.clock(device), physical: physical, now: now)
             try merge.applyAll(changes)
             try db.execute(sql: """
                 UPDATE hub_device SET pulled = max(pulled, ?), clock = ?
@@ -329,6 +330,12 @@ extension Store {
                 """)
             return merge.report
         }
+    }
+
+    /// The device's clock, from a `hub_device` row whose first columns
+    /// are its name and last stamp.
+    private static func clock(_ device: Row) -> HybridClock {
+        HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
     }
 
     /// The clock's next stamp; a millisecond with every counter used
