@@ -9,7 +9,7 @@ import TrackeeTestSupport
     @Test func twoRunningDaemonsShareAChangeAndSurviveAHubRestart() async throws {
         guard let pg = try HubInitTests.cluster() else { return }
         let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
-        let daemons = try d.map { try $0.launch(["run"], environment: ["TRACKEE_NOW": nil]) }
+        let daemons = try d.map { try $0.launch(["run", "--verbose"], environment: ["TRACKEE_NOW": nil]) }
         defer { daemons.forEach { $0.stop() } }
         func joined(_ t: Sandbox) throws -> Bool {
             try t.run(["hub", "status", "--json"], environment: ["TRACKEE_NOW": nil]).stdout.contains(#""number":"#)
@@ -20,7 +20,9 @@ import TrackeeTestSupport
             try t.run(["status"], environment: ["TRACKEE_NOW": nil]).lines.first ?? ""
         }
         #expect(try d[0].run(["start", "-p", "Docs"], environment: ["TRACKEE_NOW": nil]).status == 0)
-        #expect(try await eventually(within: 10) { try running(d[1]) == "running Docs #1001" })
+        let seen = try await eventually(within: 10) { try running(d[1]) == "running Docs #1001" }
+        let shown = seen ? "" : "\(try d[1].run(["status"], environment: ["TRACKEE_NOW": nil])) \(daemons.map(\.stderrSoFar))"
+        #expect(seen, "\(shown)")
         // The hub goes down and comes back: the daemons reconnect and go on.
         try pg.restart()
         #expect(try d[1].run(["stop"], environment: ["TRACKEE_NOW": nil]).status == 0)
