@@ -101,3 +101,9 @@ struct HubReplication: Service {
         var isSet: Bool { value.withLock { $0 } }
     }
 }
+
+/// What service-lifecycle's debug log names this service by: its name, and
+/// none of what it holds (settings, passwords, tokens).
+extension HubReplication: CustomStringConvertible {
+    var description: String { "HubReplication(device: \(settings.device))" }
+}

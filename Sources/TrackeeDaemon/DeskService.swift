@@ -58,3 +58,9 @@ extension Daemon {
         }
     }
 }
+
+/// What service-lifecycle's debug log names this service by: its name, and
+/// none of what it holds (settings, passwords, tokens).
+extension DeskService: CustomStringConvertible {
+    var description: String { "DeskService" }
+}

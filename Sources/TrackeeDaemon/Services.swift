@@ -167,3 +167,17 @@ struct ReloadService: Service {
         }
     }
 }
+
+/// What service-lifecycle's debug log names these services by: their names,
+/// and none of what they hold.
+extension ScheduleService: CustomStringConvertible {
+    var description: String { "ScheduleService" }
+}
+
+extension EventLineService: CustomStringConvertible {
+    var description: String { "EventLineService" }
+}
+
+extension ReloadService: CustomStringConvertible {
+    var description: String { "ReloadService" }
+}

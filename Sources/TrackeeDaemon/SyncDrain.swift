@@ -73,3 +73,9 @@ struct SyncDrainService: Service {
         return status
     }
 }
+
+/// What service-lifecycle's debug log names this service by: its name, and
+/// none of what it holds (settings, passwords, tokens).
+extension SyncDrainService: CustomStringConvertible {
+    var description: String { "SyncDrainService" }
+}

@@ -146,3 +146,9 @@ public struct HTTPServerFailure: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// What service-lifecycle's debug log names this service by: its name, and
+/// none of what it holds (settings, passwords, tokens).
+extension HTTPServer: CustomStringConvertible {
+    public var description: String { "HTTPServer" }
+}
