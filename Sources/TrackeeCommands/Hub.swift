@@ -131,11 +131,14 @@ extension Trackee.Hub {
                 let store = try session.openStore()
                 let password = try Init.password(hub, environment: session.environment)
                 let showsProgress = !session.out.json && isatty(2) == 1
+                let batch = try Self.batch(session.environment)
                 var reports: [HubSyncReport] = []
                 let location = StoreLocation.resolve(explicit: common.store, environment: session.environment)
                 do {
                     let connection = try client.connect(hub, password: password)
                     var sync = HubSync(store: store, settings: hub, session: connection)
+                    sync.checkpointsAside = true
+                    sync.batch = batch
                     if showsProgress {
                         sync.progress = { r in writeAll(2, "\r\u{1B}[Kpushed \(r.pushed), pulled \(r.pulled)") }
                     }
@@ -154,6 +157,8 @@ extension Trackee.Hub {
                             store: try Store(location: location.person(person)), settings: hub, session: connection,
                             person: person)
                         copy.progress = sync.progress
+                        copy.checkpointsAside = true
+                        copy.batch = batch
                         var report = try copy.run(now: session.currentTime)
                         report.person = person
                         report.level = level
@@ -188,7 +193,20 @@ extension Trackee.Hub {
             }
         }
     }
+}
 
+extension Trackee.Hub.Sync {
+    /// Changes per statement each way: `TRACKEE_HUB_BATCH`, else 5,000.
+    static func batch(_ environment: [String: String]) throws -> Int {
+        guard let text = environment["TRACKEE_HUB_BATCH"], !text.isEmpty else { return 5000 }
+        guard let batch = Int(text), (1...100_000).contains(batch) else {
+            throw CommandFailure.usage("TRACKEE_HUB_BATCH is \"\(text)\"; give a number of changes from 1 to 100000")
+        }
+        return batch
+    }
+}
+
+extension Trackee.Hub {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",

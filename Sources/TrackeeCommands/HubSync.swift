@@ -19,6 +19,13 @@ struct HubSync {
     var batch = 5000
     /// Told the totals as they grow (a progress line on a terminal).
     var progress: ((HubSyncReport) -> Void)?
+    /// Whether a pull of more than a batch is a ``LongPull``: the store's
+    /// log checkpointed on a thread of its own (``WALCheckpointer``)
+    /// instead of in the commit of each batch, and a larger page cache.
+    /// For the one-shot `hub sync`, not for `trackee run`, whose HTTP
+    /// server may have the log's checkpoints already, and whose memory
+    /// stays small.
+    var checkpointsAside = false
 
     /// Registers the device and joins the hub the first time; then
     /// pushes what was made here, pulls what others made, and pushes the
@@ -56,11 +63,24 @@ struct HubSync {
             refused = error
         }
         var cursor = try store.hubDevice()?.pulled ?? 0
+        // The next batch comes from the hub while this one is applied,
+        // and the log is checkpointed beside them, on the second core.
+        let (session, person, device, batch) = (session, person, device, batch)
+        let ahead = Ahead<[HubIncomingChange]>()
+        defer { _ = try? ahead.take() }
+        var long: LongPull?
+        defer { long?.finish() }
+        ahead.start { [cursor] in try session.pull(after: cursor, person: person, excluding: device, limit: batch) }
         while true {
-            let changes = try session.pull(after: cursor, person: person, excluding: device, limit: batch)
+            let changes = try ahead.take() ?? []
             guard let last = changes.last else { break }
+            if changes.count == batch {
+                ahead.start { try session.pull(after: last.id, person: person, excluding: device, limit: batch) }
+                if checkpointsAside, long == nil { long = try LongPull(store) }
+            }
             let applied = try store.hubApply(
                 changes, through: last.id, now: now(), physical: now().seconds * 1000)
+            long?.checkpoint()
             report.pulled += changes.count
             report.applied += applied.applied
             report.conflicts += applied.conflicts
@@ -70,6 +90,8 @@ struct HubSync {
             progress?(report)
             if changes.count < batch { break }
         }
+        long?.finish()
+        long = nil
         report.cursor = cursor
         if let refused { throw refused }
         try push(&report)
@@ -102,6 +124,61 @@ struct HubSync {
             report.pushed += changes.count
             progress?(report)
         }
+    }
+}
+
+/// One job at a time on a thread of its own, whose result is taken later:
+/// the next batch of a pull, fetched while this one is applied. The job
+/// has what it uses to itself until its result is taken.
+final class Ahead<Value>: @unchecked Sendable {
+    private var job: (() throws -> Value)?
+    private var result: Result<Value, Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    func start(_ job: @escaping () throws -> Value) {
+        precondition(self.job == nil, "one job at a time")
+        self.job = job
+        DispatchQueue.global().async { [self] in
+            result = Result { try self.job!() }
+            done.signal()
+        }
+    }
+
+    /// The job's result once it is done; nil when none was started.
+    func take() throws -> Value? {
+        guard job != nil else { return nil }
+        done.wait()
+        job = nil
+        return try result.take()!.get()
+    }
+}
+
+/// A pull of more than a batch, in the one-shot `hub sync` (see
+/// ``HubSync/checkpointsAside``): the store's log is checkpointed on a
+/// thread of its own, one checkpoint at a time, and up to 128 MiB of the
+/// store stays in memory (a new device's first pull of 100,000 changes
+/// takes about 100 MB at its peak). ``finish()`` gives both back.
+struct LongPull {
+    let store: Store
+    let checkpointer: WALCheckpointer
+    private let group = DispatchGroup()
+
+    init(_ store: Store) throws {
+        self.store = store
+        checkpointer = try store.checkpointingAside()
+        try store.setPageCache(mebibytes: 128)
+    }
+
+    /// Starts a checkpoint once the last has ended.
+    func checkpoint() {
+        group.wait()
+        DispatchQueue.global().async(group: group) { [checkpointer] in try? checkpointer.checkpoint() }
+    }
+
+    func finish() {
+        group.wait()
+        try? checkpointer.finish()
+        try? store.setPageCache(mebibytes: nil)
     }
 }
 

@@ -2,19 +2,19 @@ import GRDB
 import TrackeeCore
 import TrackeeHub
 
-/// The pull's fast path: a run of changes that each make a row this store
-/// has no trace of (no field, no tombstone, no alias, not void), once in
-/// the batch, and not a running timer, is what a new device pulls by the
+/// The pull's fast path: a run of changes that each make an entry this
+/// store has no trace of (no field, no tombstone, not void), once in the
+/// batch, and not a running timer, is what a new device pulls by the
 /// thousand. Such a run goes into the tables in a few set-wise statements,
-/// with the same result ``HubMerge/apply(_:)`` gives one by one; a run
-/// that meets a constraint (a name another row has) goes one by one.
+/// with the same result ``HubMerge/apply(_:)`` gives one by one, and each
+/// entry's fields are one `hub_row`. Clients and projects go one by one:
+/// they are few, and one may be what entries already here refer to.
 extension HubMerge {
     mutating func applyAll(_ changes: [HubIncomingChange]) throws {
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS hub_incoming (
                 pos INTEGER PRIMARY KEY, kind TEXT NOT NULL, clock TEXT NOT NULL, device TEXT NOT NULL,
-                body TEXT NOT NULL, row_id INTEGER, simple INTEGER NOT NULL DEFAULT 0);
-            CREATE INDEX IF NOT EXISTS temp.hub_incoming_row ON hub_incoming(kind, row_id);
+                body TEXT NOT NULL, row_id INTEGER);
             DELETE FROM hub_incoming;
             """)
         let insert = try db.cachedStatement(sql: """
@@ -24,17 +24,14 @@ extension HubMerge {
         for (pos, change) in changes.enumerated() where HybridStamp(change.clock) != nil {
             try insert.execute(arguments: [pos, change.kind, change.clock, change.device, change.body])
         }
-        try db.execute(sql: """
-            UPDATE hub_incoming SET simple = 1
-            WHERE kind IN ('client', 'project', 'entry') AND typeof(row_id) = 'integer'
-              AND json_extract(body, '$.fields._exists') = 1
-              AND (kind <> 'entry' OR json_extract(body, '$.fields.end') IS NOT NULL)
-              AND NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = hub_incoming.kind AND f.row_id = hub_incoming.row_id)
-              AND NOT EXISTS (SELECT 1 FROM hub_void v WHERE v.kind = hub_incoming.kind AND v.row_id = hub_incoming.row_id)
-              AND NOT EXISTS (SELECT 1 FROM hub_alias a WHERE a.kind = hub_incoming.kind AND a.alias = hub_incoming.row_id)
-              AND (SELECT count(*) FROM hub_incoming o WHERE o.kind = hub_incoming.kind AND o.row_id = hub_incoming.row_id) = 1
-            """)
-        let simple = Set(try Int.fetchAll(db, sql: "SELECT pos FROM hub_incoming WHERE simple = 1"))
+        let simple = Set(try Int.fetchAll(db, sql: """
+            SELECT pos FROM (SELECT *, count(*) OVER (PARTITION BY kind, row_id) AS times FROM hub_incoming) i
+            WHERE times = 1 AND kind = 'entry' AND typeof(row_id) = 'integer'
+              AND json_extract(body, '$.fields._exists') = 1 AND json_extract(body, '$.fields.end') IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = 'entry' AND f.row_id = i.row_id)
+              AND NOT EXISTS (SELECT 1 FROM hub_row r WHERE r.kind = 'entry' AND r.row_id = i.row_id)
+              AND NOT EXISTS (SELECT 1 FROM hub_void v WHERE v.kind = 'entry' AND v.row_id = i.row_id)
+            """))
         var pos = 0
         while pos < changes.count {
             guard simple.contains(pos) else {
@@ -61,26 +58,13 @@ extension HubMerge {
     }
 
     /// The rows of the simple changes at positions `low...high`, their
-    /// fields, and a journal step for each.
+    /// fields (a `hub_row` each), and a journal step for each.
     private func insertRun(from low: Int, to high: Int) throws {
         let run: StatementArguments = [low, high]
         try db.execute(sql: """
-            INSERT INTO hub_field (kind, row_id, field, stamp, value)
-            SELECT i.kind, i.row_id, f.key, i.clock, f.value FROM hub_incoming i, json_each(i.body, '$.fields') f
-            WHERE i.pos BETWEEN ?1 AND ?2
-            """, arguments: run)
-        try db.execute(sql: """
-            INSERT INTO client (id, name, created)
-            SELECT row_id, json_extract(body, '$.fields.name'), json_extract(body, '$.fields.created')
-            FROM hub_incoming WHERE pos BETWEEN ?1 AND ?2 AND kind = 'client' ORDER BY pos
-            """, arguments: run)
-        try db.execute(sql: """
-            INSERT INTO project (id, client_id, name, type, billable, rate_cents, created)
-            SELECT row_id, \(Self.reference("client", "json_extract(body, '$.fields.client_id')")),
-                   json_extract(body, '$.fields.name'), json_extract(body, '$.fields.type'),
-                   json_extract(body, '$.fields.billable'), json_extract(body, '$.fields.rate_cents'),
-                   json_extract(body, '$.fields.created')
-            FROM hub_incoming WHERE pos BETWEEN ?1 AND ?2 AND kind = 'project' ORDER BY pos
+            INSERT INTO hub_row (kind, row_id, stamp, body)
+            SELECT kind, row_id, clock, body FROM hub_incoming
+            WHERE pos BETWEEN ?1 AND ?2
             """, arguments: run)
         try db.execute(sql: """
             INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
@@ -89,7 +73,7 @@ extension HubMerge {
                    json_extract(body, '$.fields.start'), json_extract(body, '$.fields.end'),
                    json_extract(body, '$.fields.source'), json_extract(body, '$.fields.created'),
                    json_extract(body, '$.fields.updated')
-            FROM hub_incoming WHERE pos BETWEEN ?1 AND ?2 AND kind = 'entry' ORDER BY pos
+            FROM hub_incoming WHERE pos BETWEEN ?1 AND ?2 ORDER BY pos
             """, arguments: run)
         // Each change its own step, numbered on from the journal's last.
         let base = try Int64.fetchOne(db, sql: """
@@ -100,17 +84,10 @@ extension HubMerge {
             INSERT INTO journal (seq, step, at, label, kind, row_id, before, after, stamp, device, automatic)
             SELECT ?3 + row_number() OVER (ORDER BY i.pos), ?3 + row_number() OVER (ORDER BY i.pos), ?4,
                    'from ' || i.device, i.kind, i.row_id, NULL,
-                   CASE i.kind
-                   WHEN 'client' THEN (SELECT json_object('id', c.id, 'name', c.name, 'created', c.created)
-                                       FROM client c WHERE c.id = i.row_id)
-                   WHEN 'project' THEN (SELECT json_object('id', p.id, 'client_id', p.client_id, 'name', p.name,
-                                                           'type', p.type, 'billable', p.billable,
-                                                           'rate_cents', p.rate_cents, 'created', p.created)
-                                        FROM project p WHERE p.id = i.row_id)
-                   ELSE (SELECT json_object('id', e.id, 'project_id', e.project_id, 'description', e.description,
-                                            'tags', e.tags, 'start', e.start, 'end', e."end", 'source', e.source,
-                                            'created', e.created, 'updated', e.updated)
-                         FROM entry e WHERE e.id = i.row_id) END,
+                   (SELECT json_object('id', e.id, 'project_id', e.project_id, 'description', e.description,
+                                       'tags', e.tags, 'start', e.start, 'end', e."end", 'source', e.source,
+                                       'created', e.created, 'updated', e.updated)
+                    FROM entry e WHERE e.id = i.row_id),
                    i.clock, i.device, 0
             FROM hub_incoming i WHERE i.pos BETWEEN ?1 AND ?2 ORDER BY i.pos
             """, arguments: [low, high, base, now.seconds])

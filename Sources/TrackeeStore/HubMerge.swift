@@ -7,7 +7,8 @@ import TrackeeHub
 /// changes arrive in:
 ///
 /// - Each field of a row keeps the value of its newest write by hybrid
-///   logical clock stamp (`hub_field`); `_exists` is a field too, so a
+///   logical clock stamp (`hub_value`: `hub_field`, or the `hub_row` a
+///   pull made the row from); `_exists` is a field too, so a
 ///   delete is a tombstone and an undo after it a newer write.
 /// - The row in its table is what its fields say, read through two maps
 ///   that every device computes alike: a reference to an alias means its
@@ -240,6 +241,7 @@ struct HubMerge {
         }
         if table != .entry, after == nil, current != nil { try detachChildren(table, id, deleted: true) }
         try write(table, id, to: after, stamp: stamp)
+        if table != .entry, after == nil, try canonical(table, id) == id { try releaseAliases(table, id) }
         if let closedByMerge {
             try mergeStop(id, before: closedByMerge.open, after: closedByMerge.closed, end: closedByMerge.end)
         }
@@ -259,7 +261,7 @@ struct HubMerge {
         }
         let values = Dictionary(
             uniqueKeysWithValues: try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT field, value FROM hub_field WHERE kind = ? AND row_id = ?"),
+                db.cachedStatement(sql: "SELECT field, value FROM hub_value WHERE kind = ? AND row_id = ?"),
                 arguments: [table.rawValue, id]
             ).map { ($0[0] as String, $0[1] as DatabaseValue) })
         guard !existing || values["_exists"].flatMap(Int64.fromDatabaseValue) == 1, !values.isEmpty else { return nil }
@@ -317,6 +319,20 @@ struct HubMerge {
                        arguments: [canonical, table.rawValue, alias])
     }
 
+    /// A row that is gone (deleted, void) stops standing for its aliases:
+    /// they are rows again, the smallest that exists the canonical one and
+    /// the others its aliases, as if the gone row had never been made. So
+    /// the maps follow from the fields alone, whatever order the changes
+    /// came in.
+    private mutating func releaseAliases(_ table: JournalTable, _ id: Int64) throws {
+        let aliases = try Int64.fetchAll(
+            db, sql: "SELECT alias FROM hub_alias WHERE kind = ? AND canonical = ? ORDER BY alias",
+            arguments: [table.rawValue, id])
+        guard !aliases.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM hub_alias WHERE kind = ? AND canonical = ?", arguments: [table.rawValue, id])
+        for alias in aliases { try project(table, alias, stamp: nil) }
+    }
+
     /// The rows that refer to a client (projects) or a project (entries).
     private func children(_ table: JournalTable) -> (table: JournalTable, column: String) {
         table == .client ? (.project, "client_id") : (.entry, "project_id")
@@ -342,12 +358,24 @@ struct HubMerge {
     /// at it again.
     private mutating func reattachChildren(_ table: JournalTable, _ id: Int64) throws {
         let (childTable, column) = children(table)
+        // By the indexes on references, named: with no statistics SQLite
+        // would read every hub_row of the kind instead. Only entries have
+        // hub_row rows (the pull's fast path makes entries alone).
+        let rows = childTable != .entry ? "" : """
+            UNION
+            SELECT r.row_id FROM hub_row r INDEXED BY hub_row_project
+            WHERE r.kind = 'entry' AND json_extract(r.body, '$.fields.project_id') IN target
+              AND NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = 'entry' AND f.row_id = r.row_id AND f.field = 'project_id')
+            """
         let ids = try Int64.fetchAll(db, sql: """
-            SELECT f.row_id FROM hub_field f JOIN \(childTable.rawValue) c ON c.id = f.row_id
-            WHERE f.kind = ? AND f.field = ? AND c.\(column) IS NOT ?
-              AND (f.value = ? OR f.value IN (SELECT alias FROM hub_alias WHERE kind = ? AND canonical = ?))
-            ORDER BY f.row_id
-            """, arguments: [childTable.rawValue, column, id, id, table.rawValue, id])
+            WITH target(id) AS (SELECT ?2 UNION SELECT alias FROM hub_alias WHERE kind = ?3 AND canonical = ?2)
+            SELECT x.row_id FROM (
+                SELECT f.row_id FROM hub_field f INDEXED BY hub_field_reference
+                WHERE f.kind = ?1 AND f.field = '\(column)' AND f.value IN target
+                \(rows)
+            ) x JOIN \(childTable.rawValue) c ON c.id = x.row_id
+            WHERE c.\(column) IS NOT ?2 ORDER BY x.row_id
+            """, arguments: [childTable.rawValue, id, table.rawValue])
         for child in ids { try project(childTable, child, stamp: nil) }
     }
 
@@ -399,7 +427,7 @@ struct HubMerge {
         -> (value: Int64?, device: String)?
     {
         guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT value, stamp FROM hub_field WHERE kind = ? AND row_id = ? AND field = ?"),
+            db.cachedStatement(sql: "SELECT value, stamp FROM hub_value WHERE kind = ? AND row_id = ? AND field = ?"),
             arguments: [table.rawValue, id, name])
         else { return nil }
         return (row[0], HybridStamp(row[1] as String)?.device ?? "")
@@ -409,10 +437,10 @@ struct HubMerge {
     /// was made (a field written by another stamp than `_exists`' first).
     private func editedElsewhere(_ id: Int64, than device: String) throws -> Bool {
         let stamps = try String.fetchAll(db, sql: """
-            SELECT stamp FROM hub_field WHERE kind = 'entry' AND row_id = ? AND field NOT IN ('_exists', 'created')
+            SELECT stamp FROM hub_value WHERE kind = 'entry' AND row_id = ? AND field NOT IN ('_exists', 'created')
             """, arguments: [id])
         let created = try String.fetchOne(
-            db, sql: "SELECT stamp FROM hub_field WHERE kind = 'entry' AND row_id = ? AND field = 'created'",
+            db, sql: "SELECT stamp FROM hub_value WHERE kind = 'entry' AND row_id = ? AND field = 'created'",
             arguments: [id])
         return stamps.contains { $0 != created && HybridStamp($0)?.device != device }
     }

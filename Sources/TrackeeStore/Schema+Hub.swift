@@ -118,4 +118,35 @@ extension Schema {
             PRAGMA user_version = 16;
             """)
     }
+
+    /// v17: an entry a pulled change made whole is one `hub_row` row, not
+    /// a `hub_field` row per field. Literal SQL, as every migration.
+    static func hubRows(_ db: Database) throws {
+        try db.execute(sql: """
+            -- The one change that made a row whole (its body as pulled,
+            -- {"id": …, "fields": {…}}), every field at its stamp: what a
+            -- pull makes of an entry this store had no trace of, by the
+            -- thousand on a new device. A field written since is in
+            -- hub_field, whose write is newer.
+            CREATE TABLE hub_row (
+                kind TEXT NOT NULL,
+                row_id INTEGER NOT NULL,
+                stamp TEXT NOT NULL,
+                body TEXT NOT NULL,
+                PRIMARY KEY (kind, row_id)
+            ) WITHOUT ROWID;
+            -- What refers to a project or client, found when it comes
+            -- (back): the merge points those rows at it again.
+            CREATE INDEX hub_field_reference ON hub_field(kind, field, value);
+            CREATE INDEX hub_row_project ON hub_row(kind, json_extract(body, '$.fields.project_id'));
+            -- Each field's last write, from hub_field, or else from hub_row:
+            -- what the merge reads.
+            CREATE VIEW hub_value (kind, row_id, field, stamp, value) AS
+            SELECT kind, row_id, field, stamp, value FROM hub_field
+            UNION ALL
+            SELECT r.kind, r.row_id, j.key, r.stamp, j.value FROM hub_row r, json_each(r.body, '$.fields') j
+            WHERE NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = r.kind AND f.row_id = r.row_id AND f.field = j.key);
+            PRAGMA user_version = 17;
+            """)
+    }
 }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 16
+    static let version = 17
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -309,6 +309,9 @@ enum Schema {
         }
         migrator.registerMigration("v16-hub") { db in
             try Schema.hub(db)
+        }
+        migrator.registerMigration("v17-hub-rows") { db in
+            try Schema.hubRows(db)
         }
         return migrator
     }

@@ -288,14 +288,18 @@ extension Store {
     }
 
     /// Records `fields` (a JSON object) as written at `stamp`, each where
-    /// it is newer than the field's last write; true when any was.
+    /// it is newer than the field's last write (in `hub_field`, or else
+    /// the `hub_row` that made the row); true when any was.
     @discardableResult
     static func setFields(_ db: Database, kind: String, id: Int64, fields: String, stamp: String) throws -> Bool {
-        // One statement for all the fields ("WHERE true" tells SQLite's
-        // parser the upsert's ON belongs to it, not to a join).
         try db.cachedStatement(sql: """
             INSERT INTO hub_field (kind, row_id, field, stamp, value)
-            SELECT ?1, ?2, key, ?3, value FROM json_each(?4) WHERE true
+            SELECT ?1, ?2, j.key, ?3, j.value FROM json_each(?4) j
+            WHERE ?3 > coalesce(
+                (SELECT f.stamp FROM hub_field f WHERE f.kind = ?1 AND f.row_id = ?2 AND f.field = j.key),
+                (SELECT r.stamp FROM hub_row r
+                 WHERE r.kind = ?1 AND r.row_id = ?2 AND json_type(r.body, '$.fields.' || j.key) IS NOT NULL),
+                '')
             ON CONFLICT (kind, row_id, field) DO UPDATE SET stamp = excluded.stamp, value = excluded.value
             WHERE excluded.stamp > hub_field.stamp
             """).execute(arguments: [kind, id, stamp, fields])
@@ -374,11 +378,11 @@ extension Store {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT c.id, c.kind, c.row_id, c.what, c.device, c.noticed,
-                       (SELECT value FROM hub_field WHERE kind = c.kind AND row_id = c.row_id AND field = 'name'),
-                       (SELECT p.name FROM hub_field f JOIN project p ON p.id = f.value
+                       (SELECT value FROM hub_value WHERE kind = c.kind AND row_id = c.row_id AND field = 'name'),
+                       (SELECT p.name FROM hub_value f JOIN project p ON p.id = f.value
                         WHERE f.kind = 'entry' AND f.row_id = c.row_id AND f.field = 'project_id'),
-                       (SELECT value FROM hub_field WHERE kind = 'entry' AND row_id = c.row_id AND field = 'start'),
-                       (SELECT value FROM hub_field WHERE kind = 'entry' AND row_id = c.row_id AND field = 'description')
+                       (SELECT value FROM hub_value WHERE kind = 'entry' AND row_id = c.row_id AND field = 'start'),
+                       (SELECT value FROM hub_value WHERE kind = 'entry' AND row_id = c.row_id AND field = 'description')
                 FROM hub_conflict c WHERE c.resolved IS NULL ORDER BY c.id
                 """).map {
                 HubConflict(

@@ -72,6 +72,22 @@ extension Store {
         }
     }
 
+    /// Lets this store's connection keep up to `mebibytes` of its pages
+    /// in memory (nil: SQLite's default, 2,000 KiB). For a long bulk
+    /// write, such as a new device's first pull, whose tables and indexes
+    /// would otherwise be read back from the file over and over; lowered
+    /// again, the cache gives back what it held beyond the new size.
+    public func setPageCache(mebibytes: Int?) throws(StoreError) {
+        do {
+            try queue.writeWithoutTransaction { db in
+                // Negative: a size in KiB; SQLite's default is 2,000 KiB.
+                try db.execute(sql: "PRAGMA cache_size = -\(mebibytes.map { $0 * 1024 } ?? 2000)")
+            }
+        } catch {
+            throw Store.translate(error, path: path)
+        }
+    }
+
     /// Sets how many log pages make a commit checkpoint (0: none), and
     /// has the log truncated to ``WALCheckpointer/logLimit`` when it
     /// starts again.

@@ -58,6 +58,16 @@ import TrackeeTestSupport
                 let status = try d[1].run(["hub", "status", "--json"], now: "2026-11-22 23:00").stdout
                 #expect(status.contains(#""queued":25"#), "\(status)")
             }
+            // Offline, the week goes out and comes in 4 changes at a time:
+            // each next batch is fetched while one is applied, and the
+            // log is checkpointed beside them.
+            let pulls = try d.map { try HubSyncTests.sync($0, now: "2026-11-22 23:00", batch: online ? nil : 4) }
+            if !online {
+                #expect(pulls == ["hub sync: device laptop (1): pushed 0, pulled 0, applied 0\n",
+                                  "hub sync: device desktop (2): pushed 25, pulled 32, applied 32, 1 conflict(s)\n"], "\(pulls)")
+                let laptop = try HubSyncTests.sync(d[0], now: "2026-11-22 23:00", batch: 4)
+                #expect(laptop == "hub sync: device laptop (1): pushed 0, pulled 25, applied 25, 1 conflict(s)\n", "\(laptop)")
+            }
             for t in d + d { _ = try HubSyncTests.sync(t, now: "2026-11-22 23:00") }
             let exported = try HubSyncTests.export(d[0])
             #expect(try HubSyncTests.export(d[1]) == exported)

@@ -11,8 +11,8 @@ import TrackeeTestSupport
         return try names.map { try HubInitTests.settings(url: pg.url(database: "trackee"), password: "laptop-secret", device: $0) }
     }
 
-    static func sync(_ t: Sandbox, now: String? = nil) throws -> String {
-        let r = try t.run(["hub", "sync"], now: now)
+    static func sync(_ t: Sandbox, now: String? = nil, batch: Int? = nil) throws -> String {
+        let r = try t.run(["hub", "sync"], now: now, environment: ["TRACKEE_HUB_BATCH": batch.map(String.init)])
         #expect(r.status == 0, "\(r)")
         #expect(r.stderr == "", "\(r)")
         return r.stdout
@@ -63,5 +63,14 @@ import TrackeeTestSupport
         #expect(status.stdout.hasPrefix("running Review"), "\(status)")
         let laptopStatus = try laptop.run(["status"], now: "2026-11-20 10:00")
         #expect(laptopStatus.stdout.hasPrefix("running Review"), "\(laptopStatus)")
+    }
+
+    @Test(arguments: ["lots", "0", "-5", "100001"])
+    func aBatchThatIsNotACountIsRefusedBeforeTheHubIsReached(batch: String) throws {
+        let t = try HubInitTests.settings(url: "postgresql:///trackee?host=/nonexistent", password: "secret")
+        let r = try t.run(["hub", "sync"], environment: ["TRACKEE_HUB_BATCH": batch])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr == "trackee: TRACKEE_HUB_BATCH is \"\(batch)\"; give a number of changes from 1 to 100000\n", "\(r)")
+        #expect(r.stdout == "", "\(r)")
     }
 }

@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import Testing
+import TrackeeCore
+import TrackeeHub
+@testable import TrackeeStore
+
+/// `Store.hubApply` on its own, with changes as a pull brings them.
+@Suite struct HubMergeTests {
+    static let at = Instant(seconds: 1_795_000_000)
+
+    /// A stamp at `second` past `at`, from `device`.
+    static func stamp(_ second: Int64, _ device: String) -> String {
+        HybridStamp(wall: (at.seconds + second) * 1000, counter: 0, device: device).description
+    }
+
+    /// Change `id` of the hub: fields of a row (entry 2002 unless told),
+    /// written at `second`.
+    static func change(
+        _ id: Int64, _ second: Int64, _ device: String, kind: String = "entry", row: Int64 = 2002, _ fields: String
+    ) -> HubIncomingChange {
+        HubIncomingChange(
+            id: id, device: device, clock: stamp(second, device), kind: kind,
+            body: #"{"id":\#(row),"fields":{\#(fields)}}"#)
+    }
+
+    /// A store joined to the hub as device 1.
+    static func joined() throws -> TemporaryStore {
+        let t = try TemporaryStore()
+        _ = try t.store.hubIdentity(name: "laptop")
+        try t.store.hubJoin(number: 1, now: at)
+        return t
+    }
+
+    static let made = #""_exists":1,"project_id":null,"description":"first","tags":"","start":1795000000,"end":1795003600,"source":"cli","created":1795003600,"updated":1795003600"#
+
+    func apply(_ t: TemporaryStore, _ changes: [HubIncomingChange]) throws -> HubApplyReport {
+        try t.store.hubApply(changes, through: changes.last!.id, now: Self.at, physical: Self.at.seconds * 1000)
+    }
+
+    /// The entry's description and tags, and how many rows keep its fields.
+    func state(_ t: TemporaryStore) throws -> [String?] {
+        try t.store.peek { db in
+            let row = try Row.fetchOne(db, sql: "SELECT description, tags FROM entry WHERE id = 2002")
+            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_row WHERE row_id = 2002") ?? 0
+            let fields = try String.fetchAll(db, sql: "SELECT field FROM hub_field WHERE row_id = 2002 ORDER BY field")
+            return [row?["description"], row?["tags"], "\(rows) row", fields.joined(separator: ",")]
+        }
+    }
+
+    /// A row a pull makes whole is one `hub_row`; a field written since is
+    /// a `hub_field` row. Either way each field's newest write wins, as if
+    /// every field had its own row.
+    @Test func eachFieldKeepsItsNewestWriteWhereverItIsKept() throws {
+        let t = try Self.joined()
+        // Made on the desktop at 10 s: one hub_row, no field rows.
+        #expect(try apply(t, [Self.change(1, 10, "desktop", Self.made)]).applied == 1)
+        #expect(try state(t) == ["first", "", "1 row", ""])
+        // An edit stamped before it was made changes nothing.
+        var report = try apply(t, [Self.change(2, 5, "phone", #""description":"older""#)])
+        #expect(report.superseded == 1 && report.applied == 0, "\(report)")
+        #expect(try state(t) == ["first", "", "1 row", ""])
+        // A later edit is a field row, and wins.
+        #expect(try apply(t, [Self.change(3, 30, "phone", #""description":"newer""#)]).applied == 1)
+        #expect(try state(t) == ["newer", "", "1 row", "description"])
+        // Between the two: its description loses to the field row, its
+        // tags win over the hub_row.
+        report = try apply(t, [Self.change(4, 20, "tablet", #""description":"between","tags":"x""#)])
+        #expect(report.applied == 1, "\(report)")
+        #expect(try state(t) == ["newer", "x", "1 row", "description,tags"])
+        // A delete, and then the making change again (a late copy): the
+        // tombstone is newer, so the entry stays gone.
+        #expect(try apply(t, [Self.change(5, 40, "desktop", #""_exists":0"#)]).applied == 1)
+        #expect(try state(t) == [nil, nil, "1 row", "_exists,description,tags"])
+        report = try apply(t, [Self.change(6, 10, "desktop", Self.made)])
+        #expect(report.superseded == 1, "\(report)")
+        #expect(try state(t) == [nil, nil, "1 row", "_exists,description,tags"])
+        // An undo of the delete, newer still, brings back the newest values.
+        #expect(try apply(t, [Self.change(7, 50, "desktop", #""_exists":1"#)]).applied == 1)
+        #expect(try state(t) == ["newer", "x", "1 row", "_exists,description,tags"])
+    }
+
+    @Test func theSameRowTwiceInABatchGoesOneByOne() throws {
+        let t = try Self.joined()
+        // Made, then edited, in one pull: not the fast path (two changes
+        // to one row), so the making is field rows too.
+        let report = try apply(t, [
+            Self.change(1, 10, "desktop", Self.made), Self.change(2, 20, "desktop", #""description":"second""#),
+        ])
+        #expect(report.applied == 2, "\(report)")
+        #expect(try state(t) == ["second", "", "0 row",
+                                 "_exists,created,description,end,project_id,source,start,tags,updated"])
+    }
+
+    /// Two devices made a project of one name: the smaller id stands for
+    /// both. When that one is deleted, the other is a project again, and
+    /// what refers to it finds it, in whatever order the changes came.
+    @Test(arguments: [[0, 1, 2, 3], [1, 2, 3, 0], [3, 1, 2, 0], [2, 3, 0, 1]])
+    func aProjectWhoseTwinIsDeletedStandsAgainInEveryOrder(order: [Int]) throws {
+        let project = #""_exists":1,"client_id":null,"name":"Standup","type":null,"billable":0,"rate_cents":null,"created":0"#
+        let changes = [
+            Self.change(1, 10, "phone", kind: "project", row: 2003, project),
+            Self.change(2, 20, "laptop", kind: "project", row: 5001, project),
+            Self.change(3, 30, "laptop", row: 27001, Self.made.replacingOccurrences(
+                of: #""project_id":null"#, with: #""project_id":5001"#)),
+            Self.change(4, 40, "phone", kind: "project", row: 2003, #""_exists":0"#),
+        ]
+        let t = try Self.joined()
+        for (n, i) in order.enumerated() {
+            var change = changes[i]
+            change.id = Int64(n + 1)
+            _ = try apply(t, [change])
+        }
+        let seen = try t.store.peek { db in
+            try Row.fetchAll(db, sql: """
+                SELECT 'entry ' || e.id || ': ' || ifnull(p.name, '-') FROM entry e LEFT JOIN project p ON p.id = e.project_id
+                UNION ALL SELECT 'project ' || id || ': ' || name FROM project
+                UNION ALL SELECT 'alias ' || alias || ' of ' || canonical FROM hub_alias
+                """).map { $0[0] as String }
+        }
+        #expect(seen == ["entry 27001: Standup", "project 5001: Standup"], "order \(order)")
+    }
+
+    @Test func thePageCacheGrowsForALongWriteAndShrinksBack() throws {
+        let t = try TemporaryStore()
+        func size() throws -> Int? { try t.store.peek { try Int.fetchOne($0, sql: "PRAGMA cache_size") } }
+        #expect(try size() == -2000)
+        try t.store.setPageCache(mebibytes: 128)
+        #expect(try size() == -131_072)
+        try t.store.setPageCache(mebibytes: nil)
+        #expect(try size() == -2000)
+    }
+}
