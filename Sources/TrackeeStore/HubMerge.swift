@@ -208,9 +208,19 @@ struct HubMerge {
     /// Makes row `id` of `table` what its fields say; `stamp` is the
     /// pulled change's (nil when a map, not a field, changed).
     private mutating func project(_ table: JournalTable, _ id: Int64, stamp: String?) throws {
+        // Whether a client or project is another's alias follows from the
+        // fields alone (their names, whether they exist): it is decided
+        // again each time.
+        var wasAlias = false
+        if table != .entry {
+            try db.cachedStatement(sql: "DELETE FROM hub_alias WHERE kind = ? AND alias = ?")
+                .execute(arguments: [table.rawValue, id])
+            wasAlias = db.changesCount > 0
+        }
         let current = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM \(table.rawValue) WHERE id = ?"), arguments: [id])
         var after = try desired(table, id, current: current)
+        var aliasOf: Int64?
         if table != .entry, let wanted = after, let other = try clashing(table, wanted, id: id) {
             if id < other {
                 try alias(table, other, to: id)
@@ -219,6 +229,7 @@ struct HubMerge {
             } else {
                 try alias(table, id, to: other)
                 after = nil
+                aliasOf = other
             }
         }
         var closedByMerge: (open: String, closed: String, end: Int64)?
@@ -239,13 +250,30 @@ struct HubMerge {
                 closedByMerge = (open, Self.image(table, opened), other.start)
             }
         }
-        if table != .entry, after == nil, current != nil { try detachChildren(table, id, deleted: true) }
+        if table != .entry, after == nil, current != nil { try detachChildren(table, id, deleted: aliasOf == nil) }
         try write(table, id, to: after, stamp: stamp)
-        if table != .entry, after == nil, try canonical(table, id) == id { try releaseAliases(table, id) }
         if let closedByMerge {
             try mergeStop(id, before: closedByMerge.open, after: closedByMerge.closed, end: closedByMerge.end)
         }
-        if table != .entry, after != nil { try reattachChildren(table, id) }
+        guard table != .entry else { return }
+        if let aliasOf {
+            // What names this row means the one it is an alias of.
+            try reattachChildren(table, aliasOf)
+        } else if let after {
+            // Renamed: the rows that were its aliases by their name may
+            // not be any more.
+            if let current, current["name"] as DatabaseValue != after["name"]
+                || (table == .project && current["client_id"] as DatabaseValue != after["client_id"])
+            {
+                try releaseAliases(table, id)
+            }
+            try reattachChildren(table, id)
+        } else {
+            // Gone: what named it as an alias names nothing here, and the
+            // rows that were its aliases stand again.
+            if wasAlias { try reattachChildren(table, id) }
+            try releaseAliases(table, id)
+        }
     }
 
     /// The row its fields and the maps make; nil for a tombstone or an alias.
@@ -264,7 +292,11 @@ struct HubMerge {
                 db.cachedStatement(sql: "SELECT field, value FROM hub_value WHERE kind = ? AND row_id = ?"),
                 arguments: [table.rawValue, id]
             ).map { ($0[0] as String, $0[1] as DatabaseValue) })
-        guard !existing || values["_exists"].flatMap(Int64.fromDatabaseValue) == 1, !values.isEmpty else { return nil }
+        // Not yet made here: the change that made it (every field, among
+        // them `created`) has not come, only later ones.
+        guard !existing || values["_exists"].flatMap(Int64.fromDatabaseValue) == 1, values["created"] != nil else {
+            return nil
+        }
         var row: [String: DatabaseValue] = [:]
         for column in JournalStep.columns(table) {
             row[column] = column == "id" ? id.databaseValue
@@ -319,17 +351,14 @@ struct HubMerge {
                        arguments: [canonical, table.rawValue, alias])
     }
 
-    /// A row that is gone (deleted, void) stops standing for its aliases:
-    /// they are rows again, the smallest that exists the canonical one and
-    /// the others its aliases, as if the gone row had never been made. So
-    /// the maps follow from the fields alone, whatever order the changes
-    /// came in.
+    /// A row that is gone (deleted, void) or renamed stops standing for
+    /// its aliases: each is decided again, smallest first, so the smallest
+    /// that exists under the old name is the row and the others its
+    /// aliases, as if the gone row had never been made.
     private mutating func releaseAliases(_ table: JournalTable, _ id: Int64) throws {
         let aliases = try Int64.fetchAll(
             db, sql: "SELECT alias FROM hub_alias WHERE kind = ? AND canonical = ? ORDER BY alias",
             arguments: [table.rawValue, id])
-        guard !aliases.isEmpty else { return }
-        try db.execute(sql: "DELETE FROM hub_alias WHERE kind = ? AND canonical = ?", arguments: [table.rawValue, id])
         for alias in aliases { try project(table, alias, stamp: nil) }
     }
 

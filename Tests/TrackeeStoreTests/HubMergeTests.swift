@@ -92,33 +92,70 @@ import TrackeeHub
                                  "_exists,created,description,end,project_id,source,start,tags,updated"])
     }
 
-    /// Two devices made a project of one name: the smaller id stands for
-    /// both. When that one is deleted, the other is a project again, and
-    /// what refers to it finds it, in whatever order the changes came.
-    @Test(arguments: [[0, 1, 2, 3], [1, 2, 3, 0], [3, 1, 2, 0], [2, 3, 0, 1]])
-    func aProjectWhoseTwinIsDeletedStandsAgainInEveryOrder(order: [Int]) throws {
-        let project = #""_exists":1,"client_id":null,"name":"Standup","type":null,"billable":0,"rate_cents":null,"created":0"#
-        let changes = [
-            Self.change(1, 10, "phone", kind: "project", row: 2003, project),
-            Self.change(2, 20, "laptop", kind: "project", row: 5001, project),
-            Self.change(3, 30, "laptop", row: 27001, Self.made.replacingOccurrences(
-                of: #""project_id":null"#, with: #""project_id":5001"#)),
-            Self.change(4, 40, "phone", kind: "project", row: 2003, #""_exists":0"#),
-        ]
-        let t = try Self.joined()
-        for (n, i) in order.enumerated() {
-            var change = changes[i]
-            change.id = Int64(n + 1)
-            _ = try apply(t, [change])
-        }
-        let seen = try t.store.peek { db in
+    /// Every order of `changes`, one pull each, on a fresh store.
+    static func orders(_ n: Int) -> [[Int]] {
+        guard n > 1 else { return [[0]] }
+        return orders(n - 1).flatMap { order in (0...order.count).map { i in
+            var next = order
+            next.insert(n - 1, at: i)
+            return next
+        } }
+    }
+
+    /// What the store shows of its entries, projects and maps.
+    func seen(_ t: TemporaryStore) throws -> [String] {
+        try t.store.peek { db in
             try Row.fetchAll(db, sql: """
                 SELECT 'entry ' || e.id || ': ' || ifnull(p.name, '-') FROM entry e LEFT JOIN project p ON p.id = e.project_id
                 UNION ALL SELECT 'project ' || id || ': ' || name FROM project
                 UNION ALL SELECT 'alias ' || alias || ' of ' || canonical FROM hub_alias
+                ORDER BY 1
                 """).map { $0[0] as String }
         }
-        #expect(seen == ["entry 27001: Standup", "project 5001: Standup"], "order \(order)")
+    }
+
+    static let standup = #""_exists":1,"client_id":null,"name":"Standup","type":null,"billable":0,"rate_cents":null,"created":0"#
+    /// Project `row` named Standup, made at `second`.
+    static func standup(_ id: Int64, _ second: Int64, _ device: String, _ row: Int64) -> HubIncomingChange {
+        change(id, second, device, kind: "project", row: row, standup)
+    }
+    /// Entry 27001, made at 30 s, of project `project`.
+    static let entry = change(3, 30, "laptop", row: 27001, made.replacingOccurrences(
+        of: #""project_id":null"#, with: #""project_id":5001"#))
+
+    /// Two devices made a project of one name: the smaller id stands for
+    /// both, and the maps follow from the fields alone, so every order of
+    /// the same changes ends alike: when the kept one is deleted, the
+    /// other is a project again; when the other is deleted, what referred
+    /// to it has no project; brought back, it is the kept one's alias
+    /// again; renamed, it is a project of its own.
+    @Test(arguments: [
+        ("the kept one deleted", [Self.change(4, 40, "phone", kind: "project", row: 2003, #""_exists":0"#)],
+         ["entry 27001: Standup", "project 5001: Standup"]),
+        ("the other deleted", [Self.change(4, 40, "laptop", kind: "project", row: 5001, #""_exists":0"#)],
+         ["entry 27001: -", "project 2003: Standup"]),
+        ("the other deleted and brought back", [
+            Self.change(4, 40, "laptop", kind: "project", row: 5001, #""_exists":0"#),
+            Self.change(5, 50, "laptop", kind: "project", row: 5001, #""_exists":1"#),
+        ], ["alias 5001 of 2003", "entry 27001: Standup", "project 2003: Standup"]),
+        ("the other renamed", [Self.change(4, 40, "laptop", kind: "project", row: 5001, #""name":"Meetings""#)],
+         ["entry 27001: Meetings", "project 2003: Standup", "project 5001: Meetings"]),
+        ("the kept one renamed", [Self.change(4, 40, "phone", kind: "project", row: 2003, #""name":"Meetings""#)],
+         ["entry 27001: Standup", "project 2003: Meetings", "project 5001: Standup"]),
+    ])
+    func twinProjectsEndAlikeInEveryOrder(what: String, then: [HubIncomingChange], expected: [String]) throws {
+        let changes = [Self.standup(1, 10, "phone", 2003), Self.standup(2, 20, "laptop", 5001), Self.entry] + then
+        var endings: [[String]: [[Int]]] = [:]
+        for order in Self.orders(changes.count) {
+            let t = try Self.joined()
+            for (n, i) in order.enumerated() {
+                var change = changes[i]
+                change.id = Int64(n + 1)
+                _ = try apply(t, [change])
+            }
+            endings[try seen(t), default: []].append(order)
+        }
+        #expect(endings.keys.map { $0 } == [expected], "\(what): \(endings.mapValues { $0.prefix(3) })")
     }
 
     @Test func thePageCacheGrowsForALongWriteAndShrinksBack() throws {
