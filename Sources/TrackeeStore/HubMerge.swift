@@ -7,7 +7,7 @@ import TrackeeHub
 /// changes arrive in:
 ///
 /// - Each field of a row keeps the value of its newest write by hybrid
-///   logical clock stamp (`hub_value`: `hub_field`, or the `hub_row` a
+///   logical clock stamp (``Store/hubValues``: `hub_field`, or the `hub_row` a
 ///   pull made the row from); `_exists` is a field too, so a
 ///   delete is a tombstone and an undo after it a newer write.
 /// - The row in its table is what its fields say, read through two maps
@@ -289,7 +289,7 @@ struct HubMerge {
         }
         let values = Dictionary(
             uniqueKeysWithValues: try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT field, value FROM hub_value WHERE kind = ? AND row_id = ?"),
+                db.cachedStatement(sql: "SELECT field, value FROM \(Store.hubValues) v WHERE kind = ? AND row_id = ?"),
                 arguments: [table.rawValue, id]
             ).map { ($0[0] as String, $0[1] as DatabaseValue) })
         // Not yet made here: the change that made it (every field, among
@@ -456,7 +456,7 @@ struct HubMerge {
         -> (value: Int64?, device: String)?
     {
         guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT value, stamp FROM hub_value WHERE kind = ? AND row_id = ? AND field = ?"),
+            db.cachedStatement(sql: "SELECT value, stamp FROM \(Store.hubValues) v WHERE kind = ? AND row_id = ? AND field = ?"),
             arguments: [table.rawValue, id, name])
         else { return nil }
         return (row[0], HybridStamp(row[1] as String)?.device ?? "")
@@ -466,10 +466,10 @@ struct HubMerge {
     /// was made (a field written by another stamp than `_exists`' first).
     private func editedElsewhere(_ id: Int64, than device: String) throws -> Bool {
         let stamps = try String.fetchAll(db, sql: """
-            SELECT stamp FROM hub_value WHERE kind = 'entry' AND row_id = ? AND field NOT IN ('_exists', 'created')
+            SELECT stamp FROM \(Store.hubValues) v WHERE kind = 'entry' AND row_id = ? AND field NOT IN ('_exists', 'created')
             """, arguments: [id])
         let created = try String.fetchOne(
-            db, sql: "SELECT stamp FROM hub_value WHERE kind = 'entry' AND row_id = ? AND field = 'created'",
+            db, sql: "SELECT stamp FROM \(Store.hubValues) v WHERE kind = 'entry' AND row_id = ? AND field = 'created'",
             arguments: [id])
         return stamps.contains { $0 != created && HybridStamp($0)?.device != device }
     }

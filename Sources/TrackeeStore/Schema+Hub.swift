@@ -139,13 +139,6 @@ extension Schema {
             -- (back): the merge points those rows at it again.
             CREATE INDEX hub_field_reference ON hub_field(kind, field, value);
             CREATE INDEX hub_row_project ON hub_row(kind, json_extract(body, '$.fields.project_id'));
-            -- Each field's last write, from hub_field, or else from hub_row:
-            -- what the merge reads.
-            CREATE VIEW hub_value (kind, row_id, field, stamp, value) AS
-            SELECT kind, row_id, field, stamp, value FROM hub_field
-            UNION ALL
-            SELECT r.kind, r.row_id, j.key, r.stamp, j.value FROM hub_row r, json_each(r.body, '$.fields') j
-            WHERE NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = r.kind AND f.row_id = r.row_id AND f.field = j.key);
             PRAGMA user_version = 17;
             """)
     }

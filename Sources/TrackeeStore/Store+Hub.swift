@@ -287,6 +287,17 @@ extension Store {
             arguments: [clock.last.description, rows.last?[0] as Int64? ?? 0])
     }
 
+    /// Each field's last write (kind, row_id, field, stamp, value): its
+    /// `hub_field` row, or else the `hub_row` that made the row whole. A
+    /// subquery, not a view: every command parses the store's schema when
+    /// it opens it, and this view cost `status` 0.17 M instructions.
+    static let hubValues = """
+        (SELECT kind, row_id, field, stamp, value FROM hub_field
+         UNION ALL
+         SELECT r.kind, r.row_id, j.key, r.stamp, j.value FROM hub_row r, json_each(r.body, '$.fields') j
+         WHERE NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = r.kind AND f.row_id = r.row_id AND f.field = j.key))
+        """
+
     /// Records `fields` (a JSON object) as written at `stamp`, each where
     /// it is newer than the field's last write (in `hub_field`, or else
     /// the `hub_row` that made the row); true when any was.
@@ -378,11 +389,11 @@ extension Store {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT c.id, c.kind, c.row_id, c.what, c.device, c.noticed,
-                       (SELECT value FROM hub_value WHERE kind = c.kind AND row_id = c.row_id AND field = 'name'),
-                       (SELECT p.name FROM hub_value f JOIN project p ON p.id = f.value
+                       (SELECT value FROM \(Store.hubValues) WHERE kind = c.kind AND row_id = c.row_id AND field = 'name'),
+                       (SELECT p.name FROM \(Store.hubValues) f JOIN project p ON p.id = f.value
                         WHERE f.kind = 'entry' AND f.row_id = c.row_id AND f.field = 'project_id'),
-                       (SELECT value FROM hub_value WHERE kind = 'entry' AND row_id = c.row_id AND field = 'start'),
-                       (SELECT value FROM hub_value WHERE kind = 'entry' AND row_id = c.row_id AND field = 'description')
+                       (SELECT value FROM \(Store.hubValues) WHERE kind = 'entry' AND row_id = c.row_id AND field = 'start'),
+                       (SELECT value FROM \(Store.hubValues) WHERE kind = 'entry' AND row_id = c.row_id AND field = 'description')
                 FROM hub_conflict c WHERE c.resolved IS NULL ORDER BY c.id
                 """).map {
                 HubConflict(
