@@ -40,8 +40,11 @@ import TrackeeTestSupport
         let server = try FakeTimeServiceProcess(service: "clockify", token: Self.token, workspaces: ["My Company"])
         defer { server.stop() }
         let d = try Self.devices(pg, server, syncDevice: syncDevice)
-        for name in ["laptop", "desktop"] {
-            let path = "\(FileManager.default.temporaryDirectory.path)/\(name)-\(ProcessInfo.processInfo.processIdentifier).token"
+        let tokens = ["laptop", "desktop"].map {
+            "\(FileManager.default.temporaryDirectory.path)/\($0)-\(ProcessInfo.processInfo.processIdentifier).token"
+        }
+        defer { for path in tokens { try? FileManager.default.removeItem(atPath: path) } }
+        for path in tokens {
             try (Self.token + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             chmod(path, 0o600)
         }
