@@ -68,14 +68,17 @@ struct HubSync {
         let (session, person, device, batch) = (session, person, device, batch)
         let ahead = Ahead<[HubIncomingChange]>()
         defer { _ = try? ahead.take() }
+        func fetch(after cursor: Int64) {
+            ahead.start { try session.pull(after: cursor, person: person, excluding: device, limit: batch) }
+        }
         var long: LongPull?
         defer { long?.finish() }
-        ahead.start { [cursor] in try session.pull(after: cursor, person: person, excluding: device, limit: batch) }
+        fetch(after: cursor)
         while true {
             let changes = try ahead.take() ?? []
             guard let last = changes.last else { break }
             if changes.count == batch {
-                ahead.start { try session.pull(after: last.id, person: person, excluding: device, limit: batch) }
+                fetch(after: last.id)
                 if checkpointsAside, long == nil { long = try LongPull(store) }
             }
             let applied = try store.hubApply(
