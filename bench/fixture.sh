@@ -17,8 +17,9 @@ store="$dir/trackee.sqlite3"
 # Let trackee create the file and run its own migrations.
 "$bin" status --store "$store" >/dev/null
 
-if [ "$n" -gt 0 ]; then
-    sqlite3 "$store" <<SQL
+# The catalogue (clients and projects) is in every fixture, the empty one
+# too: `start -p Docs` names a project that exists, as a user's would.
+sqlite3 "$store" <<SQL
 .bail on
 BEGIN IMMEDIATE;
 CREATE TEMP TABLE k AS
@@ -35,6 +36,16 @@ INSERT INTO project (id, client_id, name, billable, rate_cents, created)
          UNION ALL SELECT 4, 2, 'Support', 1, 6000
          UNION ALL SELECT 5, 3, 'Research', 0, NULL
          UNION ALL SELECT 6, NULL, 'Admin', 0, NULL) AS v;
+COMMIT;
+SQL
+
+if [ "$n" -gt 0 ]; then
+    sqlite3 "$store" <<SQL
+.bail on
+BEGIN IMMEDIATE;
+CREATE TEMP TABLE k AS
+    SELECT CAST(strftime('%s', 'now') AS INTEGER) AS now,
+           (CAST(strftime('%s', 'now') AS INTEGER) / 3600) * 3600 - 3600 AS base;
 WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < $n)
 INSERT INTO entry (project_id, description, tags, start, "end", source, created, updated)
     SELECT i % 6 + 1,
