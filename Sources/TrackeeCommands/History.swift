@@ -78,6 +78,7 @@ extension Trackee {
             }
             if let entry = v.entry { text += " #\(entry)" }
             if let trigger = v.trigger { text += session.out.dim("  (\(trigger))") }
+            if let device = v.device { text += session.out.dim("  on \(device)") }
             return text
         }
     }
@@ -111,12 +112,15 @@ struct IntentView: Encodable {
     /// What fired the rule: `schedule Mon..Fri 09:00`, `focus deep on`, a
     /// calendar edge or a place transition.
     var trigger: String?
+    /// The device it was applied on, for an intent pulled from the hub;
+    /// absent for one applied here.
+    var device: String?
     /// Seconds, for the text form.
     fileprivate var at: Int64
 
     enum CodingKeys: String, CodingKey {
         case id, time, applied, source, action, parameters, outcome, replayed, replay_of, key, entry, previous_entry, rule,
-             trigger
+             trigger, device
     }
 
     init(_ r: IntentRecord, session: Session) {
@@ -134,6 +138,7 @@ struct IntentView: Encodable {
         previous_entry = r.previousEntryID
         rule = r.source.rule
         trigger = r.trigger
+        device = r.device
         if r.action == "start", let object = try? JSONSerialization.jsonObject(with: Data(r.parameters.utf8)) as? [String: Any] {
             parameters = Parameters(project: object["project"] as? String, client: object["client"] as? String,
                                     description: object["description"] as? String ?? "", tags: object["tags"] as? [String] ?? [])

@@ -14,6 +14,11 @@ enum HubKeys {
         case firing
         /// `add --key`: `add_key`.
         case add
+        /// An intent without a key of its own (a rule's, or one typed
+        /// without `--key`): its intent log row, under the row's id. It
+        /// claims nothing; it is there so that `history` shows it on
+        /// every device.
+        case log
     }
 
     /// The journal's last row when the store has joined a hub, for
@@ -37,6 +42,40 @@ enum HubKeys {
             """, arguments: [kind.rawValue, key, mark])
     }
 
+    /// Keeps intent log row `id`, an intent applied here without a key of
+    /// its own, to be pushed once the store has joined a hub.
+    static func log(_ db: Database, id: Int64) throws {
+        guard try HubIDs.number(db) != nil else { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO hub_key (kind, key, body)
+            SELECT 'log', ?1, json_object('applied', applied, 'at', at, 'source', source, 'action', action,
+                                          'parameters', parameters, 'outcome', outcome, 'entry_id', entry_id,
+                                          'previous_entry_id', previous_entry_id, 'key', key, 'firing', firing)
+            FROM intent_log WHERE id = ?1
+            ON CONFLICT DO NOTHING
+            """).execute(arguments: [id])
+    }
+
+    /// Enters an intent applied on `device` without a key of its own (its
+    /// intent log row there, as ``log(_:id:)`` keeps it) into this store's
+    /// log; false, and nothing entered, when `row` is not such a row.
+    static func enter(log row: String, device: String, _ db: Database) throws -> Bool {
+        try db.execute(sql: """
+            INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key,
+                                    firing, device)
+            SELECT json_extract(?1, '$.applied'), json_extract(?1, '$.at'), json_extract(?1, '$.source'),
+                   json_extract(?1, '$.action'), json_extract(?1, '$.parameters'), json_extract(?1, '$.outcome'),
+                   json_extract(?1, '$.entry_id'), json_extract(?1, '$.previous_entry_id'), json_extract(?1, '$.key'),
+                   json_extract(?1, '$.firing'), ?2
+            WHERE json_type(?1, '$.applied') = 'integer' AND json_type(?1, '$.at') = 'integer'
+              AND json_type(?1, '$.source') = 'text' AND json_extract(?1, '$.action') IN ('start', 'stop', 'cancel')
+              AND json_type(?1, '$.parameters') = 'text' AND json_type(?1, '$.outcome') = 'text'
+              AND json_type(?1, '$.entry_id') IN ('integer', 'null') AND json_type(?1, '$.previous_entry_id') IN ('integer', 'null')
+              AND json_type(?1, '$.key') IN ('text', 'null') AND json_type(?1, '$.firing') IN ('text', 'null')
+            """, arguments: [row, device])
+        return db.changesCount == 1
+    }
+
     /// A key's ledger row as a JSON object; `?2` is the key.
     private static func ledgerRow(_ kind: Kind) -> String {
         switch kind {
@@ -55,6 +94,8 @@ enum HubKeys {
                 """
         case .add:
             return "SELECT json_object('entry_id', entry_id, 'added', added) FROM add_key WHERE key = ?2"
+        case .log:
+            preconditionFailure("an intent without a key is kept by HubKeys.log")
         }
     }
 
@@ -66,14 +107,17 @@ enum HubKeys {
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM firing WHERE key = ?", arguments: [key]) == 0
             else { return }
             try db.execute(sql: """
-                INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key)
+                INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key,
+                                        device)
                 SELECT json_extract(?1, '$.applied'), json_extract(?1, '$.at'), json_extract(?1, '$.source'),
                        json_extract(?1, '$.action'), json_extract(?1, '$.parameters'), json_extract(?1, '$.outcome'),
-                       json_extract(?1, '$.entry_id'), json_extract(?1, '$.previous_entry_id'), ?2
-                """, arguments: [row, key])
+                       json_extract(?1, '$.entry_id'), json_extract(?1, '$.previous_entry_id'), ?2, ?3
+                """, arguments: [row, key, device])
             try db.execute(sql: """
                 INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, json_extract(?, '$.fired'))
                 """, arguments: [key, db.lastInsertedRowID, row])
+        case .log:
+            _ = try enter(log: row, device: device, db)
         case .firing:
             try db.execute(sql: """
                 INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger, any_offset)

@@ -108,6 +108,17 @@ struct HubMerge {
         try db.execute(sql: """
             INSERT INTO hub_key (kind, key, body, made, stamp, device) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """, arguments: [kind.rawValue, key, ledger, row[3] as String, change.clock, change.device])
+        if kind == .log {
+            // An intent without a key claims nothing: it joins the log once.
+            guard db.changesCount == 1 else { return }
+            guard try HubKeys.enter(log: ledger, device: change.device, db) else {
+                report.warnings.append(
+                    "hub change \(change.id) from \(change.device) is not an intent (log \(key)); skipped")
+                return
+            }
+            report.applied += 1
+            return
+        }
         let claims = try Row.fetchAll(db, sql: """
             SELECT seq, device, steps, made, superseded_by FROM hub_key
             WHERE kind = ? AND key = ? AND stamp IS NOT NULL ORDER BY stamp

@@ -142,4 +142,38 @@ extension Schema {
             PRAGMA user_version = 17;
             """)
     }
+
+    /// v18: every intent applied here travels to the other devices, not
+    /// only the keyed ones, so `history` shows a person's whole timer
+    /// wherever it is read. A pulled intent log row names its device.
+    /// Literal SQL, as every migration.
+    static func hubIntentLog(_ db: Database) throws {
+        try db.execute(sql: """
+            -- kind 'log': an intent without a key of its own (a rule's,
+            -- or one typed without --key), kept under its intent log id to
+            -- be pushed, or pulled from `device`. It claims nothing: two
+            -- devices' ids are two intents. SQLite cannot change a CHECK,
+            -- so the table is made again.
+            CREATE TABLE hub_key_v18 (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL CHECK (kind IN ('intent', 'firing', 'add', 'log')),
+                key TEXT NOT NULL,
+                body TEXT NOT NULL,
+                steps TEXT,
+                made TEXT NOT NULL DEFAULT '[]',
+                stamp TEXT,
+                device TEXT,
+                superseded_by TEXT
+            );
+            INSERT INTO hub_key_v18 (seq, kind, key, body, steps, made, stamp, device, superseded_by)
+                SELECT seq, kind, key, body, steps, made, stamp, device, superseded_by FROM hub_key;
+            DROP TABLE hub_key;
+            ALTER TABLE hub_key_v18 RENAME TO hub_key;
+            CREATE UNIQUE INDEX hub_key_once ON hub_key(kind, key, ifnull(device, ''));
+            -- The device an intent pulled from the hub was applied on
+            -- (NULL: applied here).
+            ALTER TABLE intent_log ADD COLUMN device TEXT;
+            PRAGMA user_version = 18;
+            """)
+    }
 }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 17
+    static let version = 18
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -312,6 +312,9 @@ enum Schema {
         }
         migrator.registerMigration("v17-hub-rows") { db in
             try Schema.hubRows(db)
+        }
+        migrator.registerMigration("v18-hub-intent-log") { db in
+            try Schema.hubIntentLog(db)
         }
         return migrator
     }

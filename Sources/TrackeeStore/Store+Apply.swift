@@ -82,6 +82,8 @@ extension Store {
                 arguments: [key, result.logID, now.seconds])
             try HubKeys.record(db, .intent, key: key, since: mark)
         }
+        // One without a key of its own travels as its log row.
+        if intent.key == nil || firing != nil { try HubKeys.log(db, id: result.logID) }
         return result
     }
 

@@ -24,6 +24,9 @@ public struct IntentRecord: Sendable, Equatable {
     public var replayOf: Int64?
     /// For a rule's intent, what fired the rule (`focus deep on`).
     public var trigger: String?
+    /// The device it was applied on, for an intent pulled from the hub;
+    /// nil for one applied here.
+    public var device: String? = nil
 }
 
 extension Store {
@@ -34,7 +37,7 @@ extension Store {
         try read { db in
             var sql = """
                 SELECT i.id, i.applied, i.at, i.source, i.action, i.parameters, i.outcome, i.entry_id,
-                       i.previous_entry_id, i.key, i.replay_of, f.trigger
+                       i.previous_entry_id, i.key, i.replay_of, f.trigger, i.device
                 FROM intent_log i LEFT JOIN rule_firing f ON f.key = i.firing
                 WHERE 1
                 """
@@ -60,7 +63,7 @@ extension Store {
                 return IntentRecord(
                     id: id, applied: Instant(seconds: row[1]), at: Instant(seconds: row[2]), source: source, action: row[4],
                     parameters: row[5], outcome: row[6], entryID: row[7], previousEntryID: row[8], key: row[9],
-                    replayOf: row[10], trigger: row[11])
+                    replayOf: row[10], trigger: row[11], device: row[12])
             }
         }
     }

@@ -24,14 +24,15 @@ public struct LoggedIntent: Sendable, Equatable {
 
 extension Store {
     /// Intents logged after row `id`, oldest first, up to `limit`; replays
-    /// (which changed nothing) are left out.
+    /// (which changed nothing) and intents pulled from other devices (their
+    /// own daemons saw them) are left out.
     public func loggedIntents(after id: Int64, limit: Int = 1000) throws -> [LoggedIntent] {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, at, source, key, outcome, entry_id, previous_entry_id FROM intent_log
-                    WHERE id > ? AND replay_of IS NULL ORDER BY id LIMIT ?
+                    WHERE id > ? AND replay_of IS NULL AND device IS NULL ORDER BY id LIMIT ?
                     """,
                 arguments: [id, limit])
             func entry(_ id: Int64?) throws -> Entry? {

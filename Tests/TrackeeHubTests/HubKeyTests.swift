@@ -32,6 +32,60 @@ import TrackeeTestSupport
         #expect(try HubSyncTests.export(desktop) == exported)
     }
 
+    /// Intents without a key travel as well as keyed ones: the other
+    /// device's history lists them, naming where they were applied.
+    @Test func everyIntentReachesTheOtherDevicesHistory() throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let (laptop, desktop) = (d[0], d[1])
+        _ = try HubSyncTests.sync(laptop)
+        _ = try HubSyncTests.sync(desktop)
+        #expect(try laptop.run(["start", "-p", "Docs", "--at", "09:00"], now: "2026-11-20 09:00").status == 0)
+        #expect(try laptop.run(["stop", "--at", "09:30"], now: "2026-11-20 09:30").status == 0)
+        #expect(try laptop.run(["start", "-p", "Mail", "--key", "phone-3"], now: "2026-11-20 09:40").status == 0)
+        // Journal: two projects, two entries, one edit; keys: two log rows
+        // and one intent key.
+        #expect(try HubSyncTests.sync(laptop, now: "2026-11-20 09:45")
+                == "hub sync: device laptop (1): pushed 8, pulled 0, applied 0\n")
+        #expect(try HubSyncTests.sync(desktop, now: "2026-11-20 09:45")
+                == "hub sync: device desktop (2): pushed 0, pulled 8, applied 8\n")
+        let history = try desktop.run(["history"], now: "2026-11-20 09:50")
+        #expect(history.status == 0, "\(history)")
+        #expect(history.lines == [
+            "#3  2026-11-20 09:40  cli  start Mail  started #2001  on laptop",
+            "#2  2026-11-20 09:30  cli  stop  stopped #1001  on laptop",
+            "#1  2026-11-20 09:00  cli  start Docs  started #1001  on laptop",
+        ], "\(history)")
+        let json = try desktop.run(["history", "--json", "--limit", "1"], now: "2026-11-20 09:50")
+        #expect(json.stdout.contains(#""device":"laptop""#) && json.stdout.contains(#""key":"phone-3""#), "\(json)")
+        // The laptop's own history names no device; the desktop's stop
+        // reaches it named.
+        #expect(try laptop.run(["history", "--json"], now: "2026-11-20 09:50").stdout.contains("device") == false)
+        #expect(try desktop.run(["stop"], now: "2026-11-20 09:55").status == 0)
+        _ = try HubSyncTests.sync(desktop, now: "2026-11-20 09:56")
+        #expect(try HubSyncTests.sync(laptop, now: "2026-11-20 09:56")
+                == "hub sync: device laptop (1): pushed 0, pulled 2, applied 2\n")
+        #expect(try laptop.run(["history", "--limit", "1"], now: "2026-11-20 09:57").lines
+                == ["#4  2026-11-20 09:55  cli  stop  stopped #2001  on desktop", "older: trackee history --before 4"])
+
+        // A log change that is not an intent (another program wrote it) is
+        // skipped with a warning; the rest of the pull stands.
+        _ = try pg.sql("""
+            INSERT INTO change (person, device, sequence, clock, kind, body)
+            SELECT person, device, -999999, clock, kind,
+                   jsonb_set(jsonb_set(body, '{row,action}', '"jump"'), '{key}', '"999999"')
+            FROM change WHERE kind = 'key' AND body->>'kind' = 'log' ORDER BY id LIMIT 1
+            """, database: "trackee")
+        let skipped = try desktop.run(["hub", "sync"], now: "2026-11-20 10:01")
+        #expect(skipped.status == 0, "\(skipped)")
+        #expect(skipped.stdout == "hub sync: device desktop (2): pushed 0, pulled 1, applied 0\n", "\(skipped)")
+        #expect(skipped.stderr.hasPrefix("trackee: warning: hub change "), "\(skipped)")
+        #expect(skipped.stderr.hasSuffix(" from laptop is not an intent (log 999999); skipped\n"), "\(skipped)")
+        #expect(skipped.stderr.split(separator: "\n").count == 1, "\(skipped)")
+        #expect(try desktop.run(["history", "--limit", "1"], now: "2026-11-20 10:02").lines.first
+                == "#4  2026-11-20 09:55  cli  stop  stopped #2001")
+    }
+
     static let rules = """
         rules:
           - id: office-hours

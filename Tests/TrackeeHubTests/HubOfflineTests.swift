@@ -53,20 +53,24 @@ import TrackeeTestSupport
             try Self.week(d[0], d[1], desktopOnline: online)
             if !online {
                 // Seven days of the desktop's work, waiting: 3 changes a
-                // day (a start, a stop, an add), its projects Review and
-                // Notes, an edit and a delete.
+                // day (a start, a stop, an add) and the 2 intents (the
+                // start and the stop), its projects Review and Notes, an
+                // edit and a delete: 21 + 14 + 4.
                 let status = try d[1].run(["hub", "status", "--json"], now: "2026-11-22 23:00").stdout
-                #expect(status.contains(#""queued":25"#), "\(status)")
+                #expect(status.contains(#""queued":39"#), "\(status)")
             }
             // Offline, the week goes out and comes in 4 changes at a time:
             // each next batch is fetched while one is applied, and the
             // log is checkpointed beside them.
+            // The laptop's week, pulled by the desktop: 4 changes and 4
+            // intents a day, its projects Docs and Mail, two edits:
+            // 28 + 28 + 4.
             let pulls = try d.map { try HubSyncTests.sync($0, now: "2026-11-22 23:00", batch: online ? nil : 4) }
             if !online {
                 #expect(pulls == ["hub sync: device laptop (1): pushed 0, pulled 0, applied 0\n",
-                                  "hub sync: device desktop (2): pushed 25, pulled 32, applied 32, 1 conflict(s)\n"], "\(pulls)")
+                                  "hub sync: device desktop (2): pushed 39, pulled 60, applied 60, 1 conflict(s)\n"], "\(pulls)")
                 let laptop = try HubSyncTests.sync(d[0], now: "2026-11-22 23:00", batch: 4)
-                #expect(laptop == "hub sync: device laptop (1): pushed 0, pulled 25, applied 25, 1 conflict(s)\n", "\(laptop)")
+                #expect(laptop == "hub sync: device laptop (1): pushed 0, pulled 39, applied 39, 1 conflict(s)\n", "\(laptop)")
             }
             for t in d + d { _ = try HubSyncTests.sync(t, now: "2026-11-22 23:00") }
             let exported = try HubSyncTests.export(d[0])

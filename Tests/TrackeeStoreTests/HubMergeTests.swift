@@ -167,4 +167,34 @@ import TrackeeHub
         try t.store.setPageCache(mebibytes: nil)
         #expect(try size() == -2000)
     }
+
+    /// An intent without a key travels as its log row: kept to be pushed
+    /// when applied here, entered once (naming its device) when pulled,
+    /// and left out of what this store's own daemon reacts to.
+    @Test func anIntentWithoutAKeyIsPushedAndPulledAsItsLogRow() throws {
+        let t = try Self.joined()
+        let started = try t.store.apply(Intent(.start(TimerParameters(project: "Docs")), at: Self.at), now: Self.at)
+        let kept = try t.store.peek { db in
+            try String.fetchAll(db, sql: "SELECT kind || ' ' || key || ' ' || json_extract(body, '$.action') FROM hub_key")
+        }
+        #expect(kept == ["log \(started.logID) start"])
+        let outgoing = try t.store.hubOutgoing(limit: 10).filter { $0.kind == "key" }
+        #expect(outgoing.count == 1 && outgoing[0].body.contains(#""kind":"log""#), "\(outgoing)")
+
+        let row = #"{"applied":1795000060,"at":1795000050,"source":"cli","action":"stop","parameters":"{}","outcome":"stopped","entry_id":1002,"previous_entry_id":null,"key":null,"firing":null}"#
+        let pulled = HubIncomingChange(
+            id: 1, device: "desktop", clock: Self.stamp(60, "desktop"), kind: "key",
+            body: #"{"key":"7","kind":"log","row":\#(row),"made":[]}"#)
+        #expect(try apply(t, [pulled]).applied == 1)
+        // A second copy of the same change enters nothing.
+        var again = pulled
+        again.id = 2
+        #expect(try apply(t, [again]).applied == 0)
+
+        let history = try t.store.intentHistory(limit: 10)
+        #expect(history.map { "\($0.action) \($0.outcome) \($0.entryID ?? 0) \($0.device ?? "here")" }
+                == ["stop stopped 1002 desktop", "start started \(started.entry!.id) here"])
+        #expect(history[0].at == Instant(seconds: 1_795_000_050) && history[0].applied == Instant(seconds: 1_795_000_060))
+        #expect(try t.store.loggedIntents(after: 0).map(\.id) == [started.logID])
+    }
 }
