@@ -43,17 +43,34 @@ enum HubKeys {
     }
 
     /// Keeps intent log row `id`, an intent applied here without a key of
-    /// its own, to be pushed once the store has joined a hub.
-    static func log(_ db: Database, id: Int64) throws {
+    /// its own, to be pushed once the store has joined a hub; `row` is the
+    /// row's columns (``logRow(applied:at:source:action:parameters:outcome:entryID:previousEntryID:key:firing:)``),
+    /// written by the caller that has them in hand, so a one-shot `stop`
+    /// compiles one small statement.
+    static func log(_ db: Database, id: Int64, row: @autoclosure () -> String) throws {
         guard try HubIDs.number(db) != nil else { return }
-        try db.cachedStatement(sql: """
-            INSERT INTO hub_key (kind, key, body)
-            SELECT 'log', ?1, json_object('applied', applied, 'at', at, 'source', source, 'action', action,
-                                          'parameters', parameters, 'outcome', outcome, 'entry_id', entry_id,
-                                          'previous_entry_id', previous_entry_id, 'key', key, 'firing', firing)
-            FROM intent_log WHERE id = ?1
-            ON CONFLICT DO NOTHING
-            """).execute(arguments: [id])
+        try db.cachedStatement(sql: "INSERT INTO hub_key (kind, key, body) VALUES ('log', ?, ?) ON CONFLICT DO NOTHING")
+            .execute(arguments: [String(id), row()])
+    }
+
+    /// An intent log row as ``log(_:id:row:)`` keeps it and
+    /// ``enter(log:device:_:)`` reads it.
+    static func logRow(
+        applied: Int64, at: Int64, source: String, action: String, parameters: String, outcome: String,
+        entryID: Int64?, previousEntryID: Int64?, key: String?, firing: String?
+    ) -> String {
+        var o = JSONObject()
+        o.add("applied", applied)
+        o.add("at", at)
+        o.add("source", source)
+        o.add("action", action)
+        o.add("parameters", parameters)
+        o.add("outcome", outcome)
+        o.add("entry_id", entryID)
+        o.add("previous_entry_id", previousEntryID)
+        o.add("key", key)
+        o.add("firing", firing)
+        return o.closed
     }
 
     /// Enters an intent applied on `device` without a key of its own (its

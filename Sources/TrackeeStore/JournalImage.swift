@@ -48,7 +48,7 @@ extension EntryRecord: JournalImage {
 
 /// A JSON object written field by field (RFC 8259): integers, strings
 /// and nulls are all a row holds.
-private struct JSONObject {
+struct JSONObject {
     private var text = "{"
     private var first = true
 

@@ -83,7 +83,12 @@ extension Store {
             try HubKeys.record(db, .intent, key: key, since: mark)
         }
         // One without a key of its own travels as its log row.
-        if intent.key == nil || firing != nil { try HubKeys.log(db, id: result.logID) }
+        if intent.key == nil || firing != nil {
+            try HubKeys.log(db, id: result.logID, row: HubKeys.logRow(
+                applied: now.seconds, at: intent.at.seconds, source: intent.source.storedText, action: intent.verb,
+                parameters: intent.loggedParameters, outcome: result.outcome.rawValue, entryID: result.entry?.id,
+                previousEntryID: result.previous?.id, key: intent.key, firing: firing?.text))
+        }
         return result
     }
 
