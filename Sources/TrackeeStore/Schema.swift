@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 18
+    static let version = 19
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -315,6 +315,9 @@ enum Schema {
         }
         migrator.registerMigration("v18-hub-intent-log") { db in
             try Schema.hubIntentLog(db)
+        }
+        migrator.registerMigration("v19-entry-end-covering") { db in
+            try Schema.entryEndCovering(db)
         }
         return migrator
     }

@@ -185,8 +185,10 @@ import TrackeeTestSupport
     /// Damage in the page of the entry table: the commands that read the
     /// entries refuse. SQLite finds damage only in pages it reads, and a
     /// full check costs ~34 ms at 100,000 entries, so `add` and `stop`,
-    /// which never read those pages, are not expected to notice.
-    @Test(arguments: [Damage.entryTable], [["status"], ["log"], ["start", "-p", "Z"]])
+    /// which never read those pages, are not expected to notice, nor
+    /// `status` with no timer running (its totals come from the end
+    /// index alone).
+    @Test(arguments: [Damage.entryTable], [["summary"], ["log"], ["start", "-p", "Z"]])
     func damageInTheEntriesIsFoundByWhatReadsThem(damage: Damage, arguments: [String]) throws {
         try expectRefusedOnDamage(damage, arguments)
     }
