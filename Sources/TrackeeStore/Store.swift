@@ -63,11 +63,28 @@ public final class Store: Sendable {
 
     /// WAL is a property of the file, so it is set once, when the file is
     /// new, and only after GRDB has checked the file really is SQLite.
+    ///
+    /// Processes that open a new file at once each try to make it WAL,
+    /// and each holds a read lock that the other's change must wait for.
+    /// SQLite answers one of them busy at once rather than let both wait
+    /// (the busy handler is not asked), so that one looks again after a
+    /// pause, by when the other has made the file WAL; up to
+    /// ``busyTimeout`` in all.
     private func enableWAL() throws {
-        try queue.writeWithoutTransaction { db in
-            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
-            if mode?.lowercased() != "wal" {
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        var pauses = 0
+        while true {
+            do {
+                try queue.writeWithoutTransaction { db in
+                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+                    if mode?.lowercased() != "wal" {
+                        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    }
+                }
+                return
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_BUSY && Double(pauses) < Store.busyTimeout * 100 {
+                pauses += 1
+                usleep(10_000)
             }
         }
     }
