@@ -74,7 +74,7 @@ enum HubKeys {
     }
 
     /// Enters an intent applied on `device` without a key of its own (its
-    /// intent log row there, as ``log(_:id:)`` keeps it) into this store's
+    /// intent log row there, as ``log(_:id:row:)`` keeps it) into this store's
     /// log; false, and nothing entered, when `row` is not such a row.
     static func enter(log row: String, device: String, _ db: Database) throws -> Bool {
         try db.execute(sql: """

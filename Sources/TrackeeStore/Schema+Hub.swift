@@ -167,6 +167,10 @@ extension Schema {
             );
             INSERT INTO hub_key_v18 (seq, kind, key, body, steps, made, stamp, device, superseded_by)
                 SELECT seq, kind, key, body, steps, made, stamp, device, superseded_by FROM hub_key;
+            -- The numbering goes on from where it was (what was pushed is
+            -- counted by it), not from the largest row copied.
+            DELETE FROM sqlite_sequence WHERE name = 'hub_key_v18';
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'hub_key_v18', seq FROM sqlite_sequence WHERE name = 'hub_key';
             DROP TABLE hub_key;
             ALTER TABLE hub_key_v18 RENAME TO hub_key;
             CREATE UNIQUE INDEX hub_key_once ON hub_key(kind, key, ifnull(device, ''));
