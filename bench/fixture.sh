@@ -18,7 +18,8 @@ store="$dir/trackee.sqlite3"
 "$bin" status --store "$store" >/dev/null
 
 # The catalogue (clients and projects) is in every fixture, the empty one
-# too: `start -p Docs` names a project that exists, as a user's would.
+# too: `start -p Docs` names a project that exists, as a user's would. The
+# entries' sequence starts only when N > 0.
 sqlite3 "$store" <<SQL
 .bail on
 BEGIN IMMEDIATE;
@@ -36,17 +37,7 @@ INSERT INTO project (id, client_id, name, billable, rate_cents, created)
          UNION ALL SELECT 4, 2, 'Support', 1, 6000
          UNION ALL SELECT 5, 3, 'Research', 0, NULL
          UNION ALL SELECT 6, NULL, 'Admin', 0, NULL) AS v;
-COMMIT;
-SQL
-
-if [ "$n" -gt 0 ]; then
-    sqlite3 "$store" <<SQL
-.bail on
-BEGIN IMMEDIATE;
-CREATE TEMP TABLE k AS
-    SELECT CAST(strftime('%s', 'now') AS INTEGER) AS now,
-           (CAST(strftime('%s', 'now') AS INTEGER) / 3600) * 3600 - 3600 AS base;
-WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < $n)
+WITH RECURSIVE seq(i) AS (SELECT 1 WHERE $n > 0 UNION ALL SELECT i + 1 FROM seq WHERE i < $n)
 INSERT INTO entry (project_id, description, tags, start, "end", source, created, updated)
     SELECT i % 6 + 1,
            CASE i % 5 WHEN 0 THEN '' WHEN 1 THEN 'review pull requests'
@@ -62,7 +53,6 @@ INSERT INTO entry (project_id, description, tags, start, "end", source, created,
     FROM seq, k;
 COMMIT;
 SQL
-fi
 
 # The same intervals for Timewarrior: tags are client, project and the entry's
 # tags; the description becomes the annotation.
