@@ -134,7 +134,7 @@ enum HubKeys {
                 INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, json_extract(?, '$.fired'))
                 """, arguments: [key, db.lastInsertedRowID, row])
         case .log:
-            _ = try enter(log: row, device: device, db)
+            preconditionFailure("a log row is entered by enter(log:device:_:), which says whether it was one")
         case .firing:
             try db.execute(sql: """
                 INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger, any_offset)
