@@ -86,7 +86,7 @@ public struct Simulation {
                 }
                 played = through
             }
-            if let step { try play(step, observe) }
+            if let step { _ = try play(step, observe) }
         }
         return events
     }
