@@ -36,8 +36,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "TrackeeSync", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
         .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync"]),
-        // The desk's system sources (issue 19): libdbus-1, not yet linked
-        // into `trackee`.
+        // The desk's system sources: libdbus-1, linked into `trackee` (the
+        // static libdbus-1.a; BENCHMARKS.md has its start-up cost).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "CDBusStatic"),
         .target(name: "TrackeeDesk", dependencies: ["TrackeeCore", "CDBus", "CDBusStatic"]),
@@ -46,21 +46,25 @@ let package = Package(
             name: "TrackeeStore",
             dependencies: [
                 "TrackeeCore",
-                "TrackeeHub",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        // The HTTP API's request-to-answer layer (issue 20): routes, JSON
-        // views shared with the CLI, problems, idempotency. No sockets; the
-        // server hands it parsed requests.
-        // What the PostgreSQL hub is (issue 21), without a client library:
-        // its settings, for every command that reads the settings file.
-        .target(name: "TrackeeHub", dependencies: ["TrackeeCore"]),
-        // The hub's client: libpq (static in the release build, with
+        // Replication through the PostgreSQL hub, all of it: the hub's
+        // schema, its client (libpq, static in the release build, with
         // CLibpqStatic's stand-ins for the GSSAPI and LDAP it refers to),
-        // linked only into `trackee-daemon`, as the HTTP server is.
+        // the merge, `hub sync` and `trackee run`'s replication service.
+        // Linked only into `trackee-daemon`, as the HTTP server is.
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CLibpqStatic"),
-        .target(name: "TrackeeHubClient", dependencies: ["TrackeeHub", "CLibpq", "CLibpqStatic"]),
+        .target(
+            name: "TrackeeReplication",
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeDaemon", "CLibpq", "CLibpqStatic",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The HTTP API's request-to-answer layer: routes, JSON views shared
+        // with the CLI, problems, idempotency. No sockets; the server hands
+        // it parsed requests.
         .target(
             name: "TrackeeAPI",
             dependencies: ["TrackeeCore", "TrackeeStore"],
@@ -109,7 +113,6 @@ let package = Package(
                 "TrackeeAutomation",
                 "TrackeeDaemon",
                 "TrackeeAPI",
-                "TrackeeHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -120,12 +123,17 @@ let package = Package(
         // would cost every one-shot command 10 % more instructions at
         // start-up (BENCHMARKS.md), so only the daemon carries it. `trackee
         // run` execs it when the settings turn the server on.
-        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeHubClient"]),
+        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeReplication"]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
         .target(name: "TrackeeTestSupport", path: "Tests/Support"),
         .executableTarget(name: "trackee-calendar-leaks", dependencies: ["TrackeeCore", "TrackeeCalendar"], path: "Tests/CalendarLeakCheck"),
-        .testTarget(name: "TrackeeHubTests", dependencies: ["TrackeeHub", "TrackeeTestSupport"]),
+        .testTarget(
+            name: "TrackeeReplicationTests",
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeReplication", "TrackeeTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
         .testTarget(
             name: "TrackeeDaemonTests",
@@ -156,7 +164,7 @@ let package = Package(
         .testTarget(name: "TrackeeLocationTests", dependencies: ["TrackeeCore", "TrackeeLocation", "TrackeeTestSupport"]),
         .testTarget(
             name: "TrackeeStoreTests",
-            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeHub", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TrackeeSyncTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync", "TrackeeTestSupport"]),
         // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
         // under keyed requests, fuzzed requests; the built `trackee run`

@@ -1,2 +1,2 @@
-// PostgreSQL's client library, for the hub (TrackeeHubClient).
+// PostgreSQL's client library, for the hub (TrackeeReplication).
 #include <libpq-fe.h>

@@ -77,6 +77,9 @@ extension Trackee {
                 text += "  " + v.outcome
             }
             if let entry = v.entry { text += " #\(entry)" }
+            if let first = v.voided {
+                text += "  " + session.out.yellow("voided: \(v.rule == nil ? "applied" : "fired") on \(first) first")
+            }
             if let trigger = v.trigger { text += session.out.dim("  (\(trigger))") }
             if let device = v.device { text += session.out.dim("  on \(device)") }
             return text
@@ -115,12 +118,16 @@ struct IntentView: Encodable {
     /// The device it was applied on, for an intent pulled from the hub;
     /// absent for one applied here.
     var device: String?
+    /// Set when the intent's key or its rule's firing was applied first on
+    /// another device (named), whose application stands; this one counts
+    /// for nothing.
+    var voided: String?
     /// Seconds, for the text form.
     fileprivate var at: Int64
 
     enum CodingKeys: String, CodingKey {
         case id, time, applied, source, action, parameters, outcome, replayed, replay_of, key, entry, previous_entry, rule,
-             trigger, device
+             trigger, device, voided
     }
 
     init(_ r: IntentRecord, session: Session) {
@@ -139,6 +146,7 @@ struct IntentView: Encodable {
         rule = r.source.rule
         trigger = r.trigger
         device = r.device
+        voided = r.voided
         if r.action == "start", let object = try? JSONSerialization.jsonObject(with: Data(r.parameters.utf8)) as? [String: Any] {
             parameters = Parameters(project: object["project"] as? String, client: object["client"] as? String,
                                     description: object["description"] as? String ?? "", tags: object["tags"] as? [String] ?? [])

@@ -1,6 +1,5 @@
 import Foundation
 import TrackeeCore
-import TrackeeHub
 import Yams
 
 /// The settings' `hub:` section, read into ``HubSettings``. Every value is

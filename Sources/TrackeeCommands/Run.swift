@@ -63,11 +63,10 @@ extension Trackee {
                     }
                 }
                 let drain = sync
-                var replication: HubReplication?
-                if let hub = session.settings.hub, let client = HubServing.registered {
-                    replication = HubReplication(
-                        client: client, settings: hub,
-                        password: try Trackee.Hub.Init.password(hub, environment: environment), store: store,
+                var replication: (any Service)?
+                if let hub = session.settings.hub, let replicator = HubServing.registered {
+                    replication = replicator.service(
+                        settings: hub, password: try Trackee.Hub.password(hub, environment: environment), store: store,
                         logger: logger)
                 }
                 let replicating = replication

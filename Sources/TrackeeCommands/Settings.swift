@@ -1,7 +1,6 @@
 import Foundation
 import TrackeeAPI
 import TrackeeCore
-import TrackeeHub
 import Yams
 
 /// `$XDG_CONFIG_HOME/trackee/config.yaml`: optional user settings.

@@ -4,7 +4,7 @@ import GRDB
 /// intent key, rule firing and `add --key` applied here is kept in
 /// `hub_key` with the journal steps its application made, and pushed. A
 /// device that pulls a key applied elsewhere records it in its own ledger,
-/// so applying it here later changes nothing; see ``HubMerge`` for a key
+/// so applying it here later changes nothing; see the merge (TrackeeReplication) for a key
 /// applied on two devices before either heard of the other.
 enum HubKeys {
     enum Kind: String {
@@ -28,8 +28,10 @@ enum HubKeys {
         return try Int64.fetchOne(db.cachedStatement(sql: "SELECT ifnull(max(seq), 0) FROM journal")) ?? 0
     }
 
-    /// Keeps a key just applied here, with its ledger row and the journal
-    /// steps made since `mark`.
+    /// Keeps a key just applied here, with its ledger row, the journal
+    /// steps made since `mark` and the entries they made. (A client or
+    /// project they made is not the key's: another device's application
+    /// makes one of the same name, which is the same one.)
     static func record(_ db: Database, _ kind: Kind, key: String, since mark: Int64?) throws {
         guard let mark else { return }
         try db.execute(sql: """
@@ -37,7 +39,7 @@ enum HubKeys {
             VALUES (?1, ?2, (\(ledgerRow(kind))),
                     (SELECT json_group_array(DISTINCT step) FROM journal WHERE seq > ?3 AND device IS NULL),
                     (SELECT json_group_array(json_array(kind, row_id)) FROM journal
-                     WHERE seq > ?3 AND device IS NULL AND before IS NULL))
+                     WHERE seq > ?3 AND device IS NULL AND before IS NULL AND kind = 'entry'))
             ON CONFLICT DO NOTHING
             """, arguments: [kind.rawValue, key, mark])
     }
@@ -54,7 +56,7 @@ enum HubKeys {
     }
 
     /// An intent log row as ``log(_:id:row:)`` keeps it and
-    /// ``enter(log:device:_:)`` reads it.
+    /// the merge reads it.
     static func logRow(
         applied: Int64, at: Int64, source: String, action: String, parameters: String, outcome: String,
         entryID: Int64?, previousEntryID: Int64?, key: String?, firing: String?
@@ -71,26 +73,6 @@ enum HubKeys {
         o.add("key", key)
         o.add("firing", firing)
         return o.closed
-    }
-
-    /// Enters an intent applied on `device` without a key of its own (its
-    /// intent log row there, as ``log(_:id:row:)`` keeps it) into this store's
-    /// log; false, and nothing entered, when `row` is not such a row.
-    static func enter(log row: String, device: String, _ db: Database) throws -> Bool {
-        try db.execute(sql: """
-            INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key,
-                                    firing, device)
-            SELECT json_extract(?1, '$.applied'), json_extract(?1, '$.at'), json_extract(?1, '$.source'),
-                   json_extract(?1, '$.action'), json_extract(?1, '$.parameters'), json_extract(?1, '$.outcome'),
-                   json_extract(?1, '$.entry_id'), json_extract(?1, '$.previous_entry_id'), json_extract(?1, '$.key'),
-                   json_extract(?1, '$.firing'), ?2
-            WHERE json_type(?1, '$.applied') = 'integer' AND json_type(?1, '$.at') = 'integer'
-              AND json_type(?1, '$.source') = 'text' AND json_extract(?1, '$.action') IN ('start', 'stop', 'cancel')
-              AND json_type(?1, '$.parameters') = 'text' AND json_type(?1, '$.outcome') = 'text'
-              AND json_type(?1, '$.entry_id') IN ('integer', 'null') AND json_type(?1, '$.previous_entry_id') IN ('integer', 'null')
-              AND json_type(?1, '$.key') IN ('text', 'null') AND json_type(?1, '$.firing') IN ('text', 'null')
-            """, arguments: [row, device])
-        return db.changesCount == 1
     }
 
     /// A key's ledger row as a JSON object; `?2` is the key.
@@ -113,41 +95,6 @@ enum HubKeys {
             return "SELECT json_object('entry_id', entry_id, 'added', added) FROM add_key WHERE key = ?2"
         case .log:
             preconditionFailure("an intent without a key is kept by HubKeys.log")
-        }
-    }
-
-    /// Enters a key applied on another device into this store's ledger
-    /// (`row` is its ledger row there), unless it is there already.
-    static func enter(_ db: Database, _ kind: Kind, key: String, row: String, device: String) throws {
-        switch kind {
-        case .intent:
-            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM firing WHERE key = ?", arguments: [key]) == 0
-            else { return }
-            try db.execute(sql: """
-                INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key,
-                                        device)
-                SELECT json_extract(?1, '$.applied'), json_extract(?1, '$.at'), json_extract(?1, '$.source'),
-                       json_extract(?1, '$.action'), json_extract(?1, '$.parameters'), json_extract(?1, '$.outcome'),
-                       json_extract(?1, '$.entry_id'), json_extract(?1, '$.previous_entry_id'), ?2, ?3
-                """, arguments: [row, key, device])
-            try db.execute(sql: """
-                INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, json_extract(?, '$.fired'))
-                """, arguments: [key, db.lastInsertedRowID, row])
-        case .log:
-            preconditionFailure("a log row is entered by enter(log:device:_:), which says whether it was one")
-        case .firing:
-            try db.execute(sql: """
-                INSERT INTO rule_firing (key, rule, occurred, fired, description, trigger, any_offset)
-                VALUES (?2, json_extract(?1, '$.rule'), json_extract(?1, '$.occurred'), json_extract(?1, '$.fired'),
-                        json_extract(?1, '$.description') || ' (on ' || ?3 || ')', json_extract(?1, '$.trigger'),
-                        json_extract(?1, '$.any_offset'))
-                ON CONFLICT (key) DO NOTHING
-                """, arguments: [row, key, device])
-        case .add:
-            try db.execute(sql: """
-                INSERT INTO add_key (key, entry_id, added) VALUES (?1, json_extract(?2, '$.entry_id'), json_extract(?2, '$.added'))
-                ON CONFLICT (key) DO NOTHING
-                """, arguments: [key, row])
         }
     }
 }

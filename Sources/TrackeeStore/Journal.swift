@@ -1,11 +1,6 @@
 import GRDB
 import TrackeeCore
 
-/// A table whose rows the change journal keeps.
-enum JournalTable: String {
-    case client, project, entry
-}
-
 /// One user-visible change as the journal records it: every row that one
 /// command, one intent or one rule firing changed, under one number and
 /// label, so that `undo` reverts them together and the sync outbox and a
@@ -67,17 +62,9 @@ struct JournalStep {
         guard let image else {
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?", arguments: [id]) == 0
         }
-        let same = columns(table).dropFirst().map { "\"\($0)\" IS json_extract(?2, '$.\($0)')" }.joined(separator: " AND ")
+        let same = table.columns.dropFirst().map { "\"\($0)\" IS json_extract(?2, '$.\($0)')" }.joined(separator: " AND ")
         return try Int.fetchOne(
             db, sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?1 AND \(same)", arguments: [id, image]) == 1
-    }
-
-    static func columns(_ table: JournalTable) -> [String] {
-        switch table {
-        case .entry: return ["id", "project_id", "description", "tags", "start", "end", "source", "created", "updated"]
-        case .project: return ["id", "client_id", "name", "type", "billable", "rate_cents", "created"]
-        case .client: return ["id", "name", "created"]
-        }
     }
 
     /// Makes row `id` of `table` equal `image` (nil: no row), inserting,
@@ -85,7 +72,7 @@ struct JournalStep {
     static func restore(_ db: Database, _ table: JournalTable, id: Int64, to image: String?) throws {
         let exists = try Int.fetchOne(
             db.cachedStatement(sql: "SELECT count(*) FROM \(table.rawValue) WHERE id = ?"), arguments: [id]) == 1
-        let names = columns(table)
+        let names = table.columns
         func value(_ column: String) -> String { "json_extract(?1, '$.\(column)')" }
         switch (image, exists) {
         case (nil, true):

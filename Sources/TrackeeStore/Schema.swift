@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 19
+    static let version = 20
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -318,6 +318,9 @@ enum Schema {
         }
         migrator.registerMigration("v19-entry-end-covering") { db in
             try Schema.entryEndCovering(db)
+        }
+        migrator.registerMigration("v20-hub-writes") { db in
+            try Schema.hubWrites(db)
         }
         return migrator
     }

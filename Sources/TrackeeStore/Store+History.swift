@@ -27,6 +27,10 @@ public struct IntentRecord: Sendable, Equatable {
     /// The device it was applied on, for an intent pulled from the hub;
     /// nil for one applied here.
     public var device: String? = nil
+    /// Set when its key or firing was applied first on another device,
+    /// whose application stands: that device. What this one did counts
+    /// for nothing.
+    public var voided: String? = nil
 }
 
 extension Store {
@@ -37,7 +41,7 @@ extension Store {
         try read { db in
             var sql = """
                 SELECT i.id, i.applied, i.at, i.source, i.action, i.parameters, i.outcome, i.entry_id,
-                       i.previous_entry_id, i.key, i.replay_of, f.trigger, i.device
+                       i.previous_entry_id, i.key, i.replay_of, f.trigger, i.device, i.voided
                 FROM intent_log i LEFT JOIN rule_firing f ON f.key = i.firing
                 WHERE 1
                 """
@@ -63,7 +67,7 @@ extension Store {
                 return IntentRecord(
                     id: id, applied: Instant(seconds: row[1]), at: Instant(seconds: row[2]), source: source, action: row[4],
                     parameters: row[5], outcome: row[6], entryID: row[7], previousEntryID: row[8], key: row[9],
-                    replayOf: row[10], trigger: row[11], device: row[12])
+                    replayOf: row[10], trigger: row[11], device: row[12], voided: row[13])
             }
         }
     }

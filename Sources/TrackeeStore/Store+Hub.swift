@@ -1,6 +1,5 @@
 import GRDB
 import TrackeeCore
-import TrackeeHub
 
 /// Ids of rows made here once the store has joined a hub: the table's next
 /// counter times 1000 plus the device's number, so that a row has the same
@@ -58,8 +57,6 @@ public struct HubApplyReport: Sendable, Equatable {
     public var conflicts = 0
     /// Timers stopped because another device's ran after them.
     public var timersStopped = 0
-    /// Changes that could not be read, one sentence each.
-    public var warnings: [String] = []
 }
 
 extension Store {
@@ -177,15 +174,21 @@ extension Store {
             // before they arrive. Their sequence numbers are negative,
             // apart from the journal's.
             var changes = try Row.fetchAll(db, sql: """
-                SELECT -k.seq, k.stamp, json_object('key', k.key, 'kind', k.kind, 'row', json(k.body), 'made', json(k.made))
+                SELECT -k.seq, k.stamp, json_object('key', k.key, 'kind', k.kind, 'row', json(k.body), 'made', json(k.made),
+                                                    'writes', json(k.writes))
                 FROM hub_key k, hub_device h
                 WHERE k.seq > h.keys_pushed AND k.device IS NULL AND k.stamp IS NOT NULL
                 ORDER BY k.seq LIMIT ?
                 """, arguments: [limit]).map {
                 HubOutgoingChange(sequence: $0[0], clock: $0[1], kind: "key", body: $0[2])
             }
+            // Each field's base: the stamp of the write it replaced here.
             changes += try Row.fetchAll(db, sql: """
-                SELECT j.seq, j.stamp, j.kind, json_object('id', j.row_id, 'fields', json(\(Self.fields)))
+                SELECT j.seq, j.stamp, j.kind,
+                       json_object('id', j.row_id, 'fields', json(\(Self.fields)),
+                                   'base', (SELECT json_group_object(w.field, w.base) FROM hub_write w
+                                            WHERE w.kind = j.kind AND w.row_id = j.row_id AND w.stamp = j.stamp
+                                              AND w.base IS NOT NULL))
                 FROM journal j, hub_device h
                 WHERE j.seq > h.pushed AND j.device IS NULL AND j.stamp IS NOT NULL
                 ORDER BY j.seq LIMIT ?
@@ -253,8 +256,11 @@ extension Store {
                    WHERE a.key <> 'id' AND json_extract(j.before, '$."' || a.key || '"') IS NOT a.value) END
         """
 
-    /// Gives each change made here since the last stamping its stamp, and
-    /// makes it the newest value of the fields it set.
+    /// Gives each change made here since the last stamping its stamp,
+    /// keeps it as a write of the fields it set (each with the stamp of
+    /// the write it replaced: its base), and gives each key applied here
+    /// its stamp and the stamps of the writes its application made to
+    /// entries.
     static func stampPending(_ db: Database) throws {
         guard let device = try Row.fetchOne(db, sql: """
             SELECT name, clock, stamped, first_seq FROM hub_device WHERE number IS NOT NULL
@@ -268,7 +274,17 @@ extension Store {
             let at: Int64 = row[1]
             let stamp = try Self.stamp(&clock, physical: at * 1000).description
             try db.cachedStatement(sql: "UPDATE journal SET stamp = ? WHERE seq = ?").execute(arguments: [stamp, row[0]])
-            try setFields(db, kind: row[2], id: row[3], fields: row[4], stamp: stamp)
+            try db.cachedStatement(sql: """
+                INSERT INTO hub_write (kind, row_id, field, stamp, value, base)
+                SELECT ?1, ?2, j.key, ?3, j.value,
+                       (SELECT max(s) FROM (
+                            SELECT w.stamp AS s FROM hub_write w WHERE w.kind = ?1 AND w.row_id = ?2 AND w.field = j.key
+                            UNION ALL
+                            SELECT r.stamp FROM hub_row r
+                            WHERE r.kind = ?1 AND r.row_id = ?2 AND json_type(r.body, '$.fields.' || j.key) IS NOT NULL)
+                        WHERE s NOT IN (SELECT stamp FROM hub_voided))
+                FROM json_each(?4) j
+                """).execute(arguments: [row[2] as String, row[3] as Int64, stamp, row[4] as String])
         }
         // Keys after the steps they made, from the time they were applied.
         let keys = try Row.fetchAll(db, sql: """
@@ -279,7 +295,13 @@ extension Store {
         for key in keys {
             let at: Int64 = key[1]
             let stamp = try Self.stamp(&clock, physical: at * 1000).description
-            try db.execute(sql: "UPDATE hub_key SET stamp = ? WHERE seq = ?", arguments: [stamp, key[0] as Int64])
+            try db.execute(sql: """
+                UPDATE hub_key SET stamp = ?,
+                    writes = (SELECT json_group_array(json_array(j.stamp, j.kind, j.row_id))
+                              FROM json_each(hub_key.steps) s JOIN journal j ON j.seq >= s.value AND j.step = s.value
+                              WHERE j.device IS NULL AND j.stamp IS NOT NULL AND j.kind = 'entry')
+                WHERE seq = ?
+                """, arguments: [stamp, key[0] as Int64])
         }
         guard rows.count + keys.count > 0 else { return }
         try db.execute(
@@ -287,69 +309,9 @@ extension Store {
             arguments: [clock.last.description, rows.last?[0] as Int64? ?? 0])
     }
 
-    /// Each field's last write (kind, row_id, field, stamp, value): its
-    /// `hub_field` row, or else the `hub_row` that made the row whole. A
-    /// subquery, not a view: every command parses the store's schema when
-    /// it opens it, and this view cost `status` 0.17 M instructions.
-    static let hubValues = """
-        (SELECT kind, row_id, field, stamp, value FROM hub_field
-         UNION ALL
-         SELECT r.kind, r.row_id, j.key, r.stamp, j.value FROM hub_row r, json_each(r.body, '$.fields') j
-         WHERE NOT EXISTS (SELECT 1 FROM hub_field f WHERE f.kind = r.kind AND f.row_id = r.row_id AND f.field = j.key))
-        """
-
-    /// Records `fields` (a JSON object) as written at `stamp`, each where
-    /// it is newer than the field's last write (in `hub_field`, or else
-    /// the `hub_row` that made the row); true when any was.
-    @discardableResult
-    static func setFields(_ db: Database, kind: String, id: Int64, fields: String, stamp: String) throws -> Bool {
-        try db.cachedStatement(sql: """
-            INSERT INTO hub_field (kind, row_id, field, stamp, value)
-            SELECT ?1, ?2, j.key, ?3, j.value FROM json_each(?4) j
-            WHERE ?3 > coalesce(
-                (SELECT f.stamp FROM hub_field f WHERE f.kind = ?1 AND f.row_id = ?2 AND f.field = j.key),
-                (SELECT r.stamp FROM hub_row r
-                 WHERE r.kind = ?1 AND r.row_id = ?2 AND json_type(r.body, '$.fields.' || j.key) IS NOT NULL),
-                '')
-            ON CONFLICT (kind, row_id, field) DO UPDATE SET stamp = excluded.stamp, value = excluded.value
-            WHERE excluded.stamp > hub_field.stamp
-            """).execute(arguments: [kind, id, stamp, fields])
-        return db.changesCount > 0
-    }
-
-    /// Takes in changes pulled from the hub, in the hub's order, in one
-    /// transaction that also moves the pull cursor past them (see
-    /// ``HubMerge`` for the rules). Changes made here are stamped first,
-    /// so that each is weighed with the stamp it will carry.
-    public func hubApply(_ changes: [HubIncomingChange], through cursor: Int64, now: Instant, physical: Int64)
-        throws -> HubApplyReport
-    {
-        try write { db in
-            try Self.stampPending(db)
-            guard let device = try Row.fetchOne(db, sql: "SELECT name, clock FROM hub_device WHERE number IS NOT NULL")
-            else { throw StoreError.hubNotJoined }
-            var merge = HubMerge(db: db, clock: Self.clock(device), physical: physical, now: now)
-            try merge.applyAll(changes)
-            try db.execute(sql: """
-                UPDATE hub_device SET pulled = max(pulled, ?), clock = ?
-                """, arguments: [cursor, merge.clock.last.description])
-            // Every row is stamped now, or was pulled: the next stamping
-            // starts after them. And when nothing made here waits to be
-            // pushed, the next push looks from here on, not through what
-            // was pulled since the last.
-            try db.execute(sql: """
-                UPDATE hub_device SET stamped = max(stamped, ifnull((SELECT max(seq) FROM journal), 0));
-                UPDATE hub_device SET pushed = ifnull((SELECT max(seq) FROM journal), 0)
-                WHERE NOT EXISTS (SELECT 1 FROM journal j WHERE j.seq > hub_device.pushed AND j.device IS NULL
-                                  AND j.step <> 0 AND j.seq >= hub_device.first_seq);
-                """)
-            return merge.report
-        }
-    }
-
     /// The device's clock, from a `hub_device` row whose first columns
     /// are its name and last stamp.
-    private static func clock(_ device: Row) -> HybridClock {
+    static func clock(_ device: Row) -> HybridClock {
         HybridClock(device: device[0], last: (device[1] as String?).flatMap(HybridStamp.init))
     }
 
@@ -361,64 +323,5 @@ extension Store {
         } catch {
             return try clock.stamp(physical: clock.last.wall + 1)
         }
-    }
-}
-
-/// A change the merge made that discarded someone's work.
-public struct HubConflict: Sendable, Equatable {
-    public var id: Int64
-    /// `client`, `project` or `entry`.
-    public var kind: String
-    public var rowID: Int64
-    /// `edited-deleted`, `deleted-in-use` or `applied-twice`.
-    public var what: String
-    /// The device whose change won.
-    public var device: String
-    public var noticed: Instant
-    /// The row's newest values: a client's or project's name; an
-    /// entry's project, start and description.
-    public var name: String?
-    public var project: String?
-    public var start: Instant?
-    public var description: String?
-}
-
-extension Store {
-    /// The conflicts not yet resolved, oldest first.
-    public func hubConflicts() throws -> [HubConflict] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.kind, c.row_id, c.what, c.device, c.noticed,
-                       (SELECT value FROM \(Store.hubValues) WHERE kind = c.kind AND row_id = c.row_id AND field = 'name'),
-                       (SELECT p.name FROM \(Store.hubValues) f JOIN project p ON p.id = f.value
-                        WHERE f.kind = 'entry' AND f.row_id = c.row_id AND f.field = 'project_id'),
-                       (SELECT value FROM \(Store.hubValues) WHERE kind = 'entry' AND row_id = c.row_id AND field = 'start'),
-                       (SELECT value FROM \(Store.hubValues) WHERE kind = 'entry' AND row_id = c.row_id AND field = 'description')
-                FROM hub_conflict c WHERE c.resolved IS NULL ORDER BY c.id
-                """).map {
-                HubConflict(
-                    id: $0[0], kind: $0[1], rowID: $0[2], what: $0[3], device: $0[4], noticed: Instant(seconds: $0[5]),
-                    name: $0[6], project: $0[7], start: ($0[8] as Int64?).map(Instant.init(seconds:)), description: $0[9])
-            }
-        }
-    }
-
-    /// Resolves a conflict: `keep` brings the row back with its newest
-    /// values (an entry another device deleted after an edit here, a
-    /// project deleted while entries used it), as a change made here that
-    /// the next sync pushes; otherwise the merge's result stands. Either
-    /// way the conflict is closed.
-    public func hubResolve(_ id: Int64, keep: Bool, now: Instant) throws -> HubConflict {
-        guard let conflict = try hubConflicts().first(where: { $0.id == id }) else {
-            throw StoreError.unknownConflict(id)
-        }
-        try write { db in
-            if keep, conflict.what != "applied-twice", let table = JournalTable(rawValue: conflict.kind) {
-                try HubMerge.restore(db, table, conflict.rowID, now: now)
-            }
-            try db.execute(sql: "UPDATE hub_conflict SET resolved = ?, resolution = ? WHERE id = ?",
-                           arguments: [now.seconds, keep ? "kept" : "dropped", id])
-        }
-        return conflict
     }
 }

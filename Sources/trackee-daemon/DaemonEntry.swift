@@ -1,16 +1,18 @@
+import Logging
+import ServiceLifecycle
 import TrackeeAPI
 import TrackeeCommands
 import TrackeeCore
 import TrackeeHTTP
-import TrackeeHubClient
+import TrackeeReplication
 import TrackeeStore
 
 /// `trackee-daemon`: every command of `trackee`, with the HTTP API's
-/// server registered, so its `run` serves `http:`, and the hub's
-/// PostgreSQL client, so its `hub` commands reach the hub.
+/// server registered, so its `run` serves `http:`, and replication
+/// through the hub, so its `hub` commands reach the hub.
 enum DaemonEntry {
     static func main() {
-        HubServing.register(LibpqHubClient())
+        HubServing.register(LinkedReplication())
         HTTPServing.register { context in
             let store = context.store
             let now: @Sendable () -> Instant = { SystemClock.now() }
@@ -24,5 +26,30 @@ enum DaemonEntry {
                 version: context.version, generation: generation, logger: context.logger)
         }
         Trackee.runCommandLine()
+    }
+}
+
+/// The commands' view of TrackeeReplication: each call is handed on as it
+/// is.
+struct LinkedReplication: HubReplicator {
+    func initialize(_ settings: HubSettings, password: String?) throws -> HubInitReport {
+        try Replication.initialize(settings, password: password)
+    }
+
+    func sync(
+        store: Store, location: StoreLocation, settings: HubSettings, password: String?, batch: Int,
+        progress: ((HubSyncReport) -> Void)?, now: @escaping () -> Instant
+    ) throws -> [HubSyncReport] {
+        try Replication.sync(
+            store: store, location: location, settings: settings, password: password, batch: batch, progress: progress,
+            now: now)
+    }
+
+    func share(_ settings: HubSettings, password: String?, with person: String, level: String?) throws {
+        try Replication.share(settings, password: password, with: person, level: level)
+    }
+
+    func service(settings: HubSettings, password: String?, store: Store, logger: Logger) -> any Service {
+        Replication.service(settings: settings, password: password, store: store, logger: logger)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import TrackeeCore
-import TrackeeHub
 import TrackeeStore
 
 /// One push and pull between the store and the hub: what `hub sync` runs,
 /// and what `trackee run` runs after each change and each notification.
-struct HubSync {
+/// One thread uses it at a time: `hub sync`'s, or ``HubReplication``'s
+/// ``HubThread``.
+struct HubSync: @unchecked Sendable {
     let store: Store
     let settings: HubSettings
     let session: any HubSession
@@ -63,35 +64,36 @@ struct HubSync {
             refused = error
         }
         var cursor = try store.hubDevice()?.pulled ?? 0
-        // The next batch comes from the hub while this one is applied,
-        // and the log is checkpointed beside them, on the second core.
+        // The next batch comes from the hub, and is decoded, while this
+        // one is applied; the log is checkpointed beside them, on the
+        // second core.
         let (session, person, device, batch) = (session, person, device, batch)
-        let ahead = Ahead<[HubIncomingChange]>()
+        let ahead = Ahead<PulledBatch>()
         defer { _ = try? ahead.take() }
         func fetch(after cursor: Int64) {
-            ahead.start { try session.pull(after: cursor, person: person, excluding: device, limit: batch) }
+            ahead.start {
+                PulledBatch(try session.pull(after: cursor, person: person, excluding: device, limit: batch))
+            }
         }
         var long: LongPull?
         defer { long?.finish() }
         fetch(after: cursor)
-        while true {
-            let changes = try ahead.take() ?? []
-            guard let last = changes.last else { break }
-            if changes.count == batch {
-                fetch(after: last.id)
+        while let pulled = try ahead.take(), let last = pulled.last {
+            if pulled.count == batch {
+                fetch(after: last)
                 if checkpointsAside, long == nil { long = try LongPull(store) }
             }
             let applied = try store.hubApply(
-                changes, through: last.id, now: now(), physical: now().seconds * 1000)
+                pulled.changes, through: last, now: now(), physical: now().seconds * 1000, merge: Merge.run)
             long?.checkpoint()
-            report.pulled += changes.count
+            report.pulled += pulled.count
             report.applied += applied.applied
             report.conflicts += applied.conflicts
             report.timersStopped += applied.timersStopped
-            report.warnings += applied.warnings
-            cursor = last.id
+            report.warnings += pulled.warnings
+            cursor = last
             progress?(report)
-            if changes.count < batch { break }
+            if pulled.count < batch { break }
         }
         long?.finish()
         long = nil
@@ -126,6 +128,28 @@ struct HubSync {
             try store.hubPushed(changes)
             report.pushed += changes.count
             progress?(report)
+        }
+    }
+}
+
+/// A batch as the hub gave it, decoded: what could be read, and a
+/// sentence for each change that could not.
+struct PulledBatch {
+    var changes: [HubChange] = []
+    var warnings: [String] = []
+    /// The last change's number in the hub: the cursor after this batch.
+    var last: Int64?
+    var count: Int
+
+    init(_ pulled: [HubIncomingChange]) {
+        count = pulled.count
+        last = pulled.last?.id
+        changes.reserveCapacity(pulled.count)
+        for change in pulled {
+            switch HubChangeDecoder.decode(change) {
+            case .success(let decoded): changes.append(decoded)
+            case .failure(let refusal): warnings.append(refusal.description)
+            }
         }
     }
 }
@@ -189,27 +213,4 @@ struct LongPull {
 struct HubFailureReason: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// What a sync did.
-struct HubSyncReport: Encodable {
-    var device: String
-    var number: Int64
-    var pushed = 0
-    var pulled = 0
-    var applied = 0
-    var conflicts = 0
-    var timersStopped = 0
-    var cursor: Int64 = 0
-    var warnings: [String] = []
-    /// For a copy of another's timeline: whose, and what they allow.
-    var person: String?
-    var level: String?
-    /// The copies of others' timelines, synced after this device's own.
-    var shared: [HubSyncReport]?
-
-    enum CodingKeys: String, CodingKey {
-        case device, number, pushed, pulled, applied, conflicts, cursor, warnings, person, level, shared
-        case timersStopped = "timers_stopped"
-    }
 }

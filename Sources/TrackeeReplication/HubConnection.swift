@@ -1,6 +1,6 @@
 import CLibpq
 import Glibc
-import TrackeeHub
+import TrackeeCore
 
 /// Why the hub could not be used, as one sentence.
 public struct HubFailure: Error, CustomStringConvertible, Equatable {

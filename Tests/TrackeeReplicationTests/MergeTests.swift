@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import Testing
 import TrackeeCore
-import TrackeeHub
+@testable import TrackeeReplication
 @testable import TrackeeStore
 
-/// `Store.hubApply` on its own, with changes as a pull brings them.
-@Suite struct HubMergeTests {
+/// The merge through `Store.hubApply`, with changes as a pull brings them
+/// (decoded as `hub sync` decodes them).
+@Suite struct MergeTests {
     static let at = Instant(seconds: 1_795_000_000)
 
     /// A stamp at `second` past `at`, from `device`.
@@ -35,22 +36,28 @@ import TrackeeHub
     static let made = #""_exists":1,"project_id":null,"description":"first","tags":"","start":1795000000,"end":1795003600,"source":"cli","created":1795003600,"updated":1795003600"#
 
     func apply(_ t: TemporaryStore, _ changes: [HubIncomingChange]) throws -> HubApplyReport {
-        try t.store.hubApply(changes, through: changes.last!.id, now: Self.at, physical: Self.at.seconds * 1000)
+        let batch = PulledBatch(changes)
+        #expect(batch.warnings == [])
+        return try t.store.hubApply(
+            batch.changes, through: changes.last!.id, now: Self.at, physical: Self.at.seconds * 1000, merge: Merge.run)
     }
 
-    /// The entry's description and tags, and how many rows keep its fields.
+    /// The entry's description and tags, whether one `hub_row` keeps the
+    /// change that made it, and the fields written since.
     func state(_ t: TemporaryStore) throws -> [String?] {
         try t.store.peek { db in
             let row = try Row.fetchOne(db, sql: "SELECT description, tags FROM entry WHERE id = 2002")
             let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_row WHERE row_id = 2002") ?? 0
-            let fields = try String.fetchAll(db, sql: "SELECT field FROM hub_field WHERE row_id = 2002 ORDER BY field")
+            let fields = try String.fetchAll(
+                db, sql: "SELECT DISTINCT field FROM hub_write WHERE row_id = 2002 ORDER BY field")
             return [row?["description"], row?["tags"], "\(rows) row", fields.joined(separator: ",")]
         }
     }
 
     /// A row a pull makes whole is one `hub_row`; a field written since is
-    /// a `hub_field` row. Either way each field's newest write wins, as if
-    /// every field had its own row.
+    /// a `hub_write` row, and so is a write older than the field's newest,
+    /// which is kept but loses. Either way each field's newest write wins,
+    /// as if every field had its own row.
     @Test func eachFieldKeepsItsNewestWriteWhereverItIsKept() throws {
         let t = try Self.joined()
         // Made on the desktop at 10 s: one hub_row, no field rows.
@@ -59,7 +66,7 @@ import TrackeeHub
         // An edit stamped before it was made changes nothing.
         var report = try apply(t, [Self.change(2, 5, "phone", #""description":"older""#)])
         #expect(report.superseded == 1 && report.applied == 0, "\(report)")
-        #expect(try state(t) == ["first", "", "1 row", ""])
+        #expect(try state(t) == ["first", "", "1 row", "description"])
         // A later edit is a field row, and wins.
         #expect(try apply(t, [Self.change(3, 30, "phone", #""description":"newer""#)]).applied == 1)
         #expect(try state(t) == ["newer", "", "1 row", "description"])
@@ -83,7 +90,7 @@ import TrackeeHub
     @Test func theSameRowTwiceInABatchGoesOneByOne() throws {
         let t = try Self.joined()
         // Made, then edited, in one pull: not the fast path (two changes
-        // to one row), so the making is field rows too.
+        // to one row), so the making is a write of each field too.
         let report = try apply(t, [
             Self.change(1, 10, "desktop", Self.made), Self.change(2, 20, "desktop", #""description":"second""#),
         ])
@@ -156,16 +163,6 @@ import TrackeeHub
             endings[try seen(t), default: []].append(order)
         }
         #expect(endings.keys.map { $0 } == [expected], "\(what): \(endings.mapValues { $0.prefix(3) })")
-    }
-
-    @Test func thePageCacheGrowsForALongWriteAndShrinksBack() throws {
-        let t = try TemporaryStore()
-        func size() throws -> Int? { try t.store.peek { try Int.fetchOne($0, sql: "PRAGMA cache_size") } }
-        #expect(try size() == -2000)
-        try t.store.setPageCache(mebibytes: 128)
-        #expect(try size() == -131_072)
-        try t.store.setPageCache(mebibytes: nil)
-        #expect(try size() == -2000)
     }
 
     /// An intent without a key travels as its log row: kept to be pushed

@@ -83,19 +83,6 @@ public enum HubSchema {
             """),
     ]
 
-    /// The outcome of bringing a hub's schema up to date.
-    public struct Report: Sendable, Equatable {
-        /// What this run applied, in order.
-        public var applied: [String]
-        /// The last migration the hub now has.
-        public var current: String
-
-        public init(applied: [String], current: String) {
-            self.applied = applied
-            self.current = current
-        }
-    }
-
     /// What is left to apply to a hub that has `applied`, or the first
     /// migration it has that this list does not know.
     public static func pending(after applied: Set<String>) -> Result<[Migration], UnknownMigration> {
@@ -106,85 +93,5 @@ public enum HubSchema {
 
     public struct UnknownMigration: Error, Equatable {
         public let id: String
-    }
-}
-
-/// What the commands ask of a hub. `trackee` has none (no PostgreSQL
-/// client is linked into the one-shot commands); `trackee-daemon`
-/// registers the libpq one, and `trackee hub …` becomes it.
-public protocol HubClient: Sendable {
-    /// Creates or migrates the hub's schema.
-    func initialize(_ settings: HubSettings, password: String?) throws -> HubSchema.Report
-    /// A connection for replication, to a hub whose schema is this
-    /// trackee's (refused when it is behind or ahead).
-    func connect(_ settings: HubSettings, password: String?) throws -> any HubSession
-}
-
-/// One connection to the hub, for one device's pushes and pulls.
-public protocol HubSession: AnyObject {
-    /// Registers `device` for the store `store` (once), and returns its
-    /// number; refused when another store holds the name.
-    func register(device: String, store: String) throws -> Int64
-    /// The hub's clock, in milliseconds since 1970.
-    func now() throws -> Int64
-    /// Appends changes made on `device`; those the hub holds already (a
-    /// push again after a kill) are passed over.
-    /// `person` is whose timeline they are (nil: this role's own); the
-    /// hub refuses a change to a timeline this role may not write.
-    func push(device: String, person: String?, _ changes: [HubOutgoingChange]) throws
-    /// Up to `limit` changes other devices made to `person`'s timeline
-    /// (nil: this role's own), after hub change `cursor`.
-    func pull(after cursor: Int64, person: String?, excluding device: String, limit: Int) throws -> [HubIncomingChange]
-    /// Whose timelines this role may read (`read`) or also write
-    /// (`write`), by person; its own is not among them.
-    func sharedWithMe() throws -> [String: String]
-    /// Lets `person` read this role's timeline, or also write it; nil
-    /// takes that back.
-    func share(with person: String, level: String?) throws
-    /// The role the hub knows this connection as: the person.
-    func person() throws -> String
-    /// From now on, hears of every push to the hub (`LISTEN`).
-    func listen() throws
-    /// Waits up to `milliseconds` for a push by a device other than
-    /// `device`; true when one came.
-    func waitForPush(milliseconds: Int32, excluding device: String) throws -> Bool
-}
-
-/// A change made on this device, as it is appended to the hub's change
-/// table.
-public struct HubOutgoingChange: Sendable, Equatable {
-    /// The journal row's number: unique per device, so a second push of
-    /// it adds nothing.
-    public var sequence: Int64
-    public var clock: String
-    /// `client`, `project` or `entry`.
-    public var kind: String
-    /// `{"id":…,"fields":{…}}`: the fields the change set, `_exists` 0
-    /// for a delete and 1 for a creation.
-    public var body: String
-
-    public init(sequence: Int64, clock: String, kind: String, body: String) {
-        self.sequence = sequence
-        self.clock = clock
-        self.kind = kind
-        self.body = body
-    }
-}
-
-/// A change another device made, as read from the hub.
-public struct HubIncomingChange: Sendable, Equatable {
-    /// Its number in the hub: the pull cursor.
-    public var id: Int64
-    public var device: String
-    public var clock: String
-    public var kind: String
-    public var body: String
-
-    public init(id: Int64, device: String, clock: String, kind: String, body: String) {
-        self.id = id
-        self.device = device
-        self.clock = clock
-        self.kind = kind
-        self.body = body
     }
 }

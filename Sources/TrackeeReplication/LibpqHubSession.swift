@@ -1,20 +1,5 @@
-import TrackeeHub
-
-/// The hub through libpq: what `trackee-daemon` registers.
-public struct LibpqHubClient: HubClient {
-    public init() {}
-
-    public func initialize(_ settings: HubSettings, password: String?) throws -> HubSchema.Report {
-        let connection = try HubConnection(settings, password: password)
-        return try HubMigrator.migrate(connection)
-    }
-
-    public func connect(_ settings: HubSettings, password: String?) throws -> any HubSession {
-        let connection = try HubConnection(settings, password: password)
-        try HubMigrator.check(connection)
-        return LibpqHubSession(connection)
-    }
-}
+import TrackeeCore
+import TrackeeStore
 
 /// Pushes and pulls over one libpq connection.
 final class LibpqHubSession: HubSession {
@@ -153,8 +138,8 @@ enum HubMigrator {
                 + "set it up; upgrade trackee on this device")
     }
 
-    static func migrate(_ connection: HubConnection) throws(HubFailure) -> HubSchema.Report {
-        try connection.transaction { () throws(HubFailure) -> HubSchema.Report in
+    static func migrate(_ connection: HubConnection) throws(HubFailure) -> HubInitReport {
+        try connection.transaction { () throws(HubFailure) -> HubInitReport in
             try connection.execute("SELECT pg_advisory_xact_lock(\(lock))")
             try connection.execute(HubSchema.ledger)
             let applied = Set(try connection.execute("SELECT id FROM trackee_migration").compactMap { $0.first ?? nil })
@@ -168,7 +153,7 @@ enum HubMigrator {
                 try connection.execute(migration.sql)
                 try connection.execute("INSERT INTO trackee_migration (id) VALUES ($1)", [migration.id])
             }
-            return HubSchema.Report(applied: pending.map(\.id), current: HubSchema.migrations.last!.id)
+            return HubInitReport(applied: pending.map(\.id), current: HubSchema.migrations.last!.id)
         }
     }
 }

@@ -114,6 +114,21 @@ import TrackeeTestSupport
             #expect(try t.run(["log", "--from", "2026-11-23", "--json"], now: "2026-11-23 09:05").stdout
                         .components(separatedBy: #""id":"#).count == 2)
         }
+        // Each device lists both firings, once each, and the desktop's as
+        // voided: the laptop fired first.
+        let schedule = "(schedule Mon..Fri 09:00)"
+        #expect(try d[0].run(["history"], now: "2026-11-23 09:05").lines == [
+            "#2  2026-11-23 09:00  rule:office-hours  start Office  started #1002  voided: fired on laptop first  \(schedule)"
+                + "  on desktop",
+            "#1  2026-11-23 09:00  rule:office-hours  start Office  started #1001  \(schedule)",
+        ])
+        #expect(try d[1].run(["history"], now: "2026-11-23 09:05").lines == [
+            "#2  2026-11-23 09:00  rule:office-hours  start Office  started #1001  \(schedule)  on laptop",
+            "#1  2026-11-23 09:00  rule:office-hours  start Office  started #1002  voided: fired on laptop first  \(schedule)",
+        ])
+        let json = try d[1].run(["history", "--json"], now: "2026-11-23 09:05").stdout
+        #expect(json.contains(#""trigger":"schedule Mon..Fri 09:00","voided":"laptop"}]}"#),
+                "\(json)")
         // Once synced, the other laptop does not fire the next occurrence
         // the first one fired.
         #expect(try d[0].run(["tick"], now: "2026-11-24 09:00:10").status == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TrackeeHub
+import TrackeeCore
+@testable import TrackeeReplication
 import TrackeeTestSupport
 
 /// `trackee hub init` against a real PostgreSQL 15: the schema made once

@@ -1,5 +1,5 @@
 import Testing
-import TrackeeHub
+import TrackeeCore
 import TrackeeTestSupport
 
 /// The hybrid logical clock, as properties over seeded random runs: stamps

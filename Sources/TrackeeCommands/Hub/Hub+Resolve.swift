@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import TrackeeCore
+import TrackeeStore
+
+extension Trackee.Hub {
+    struct Resolve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "resolve",
+            abstract: "Close a conflict: bring the row back (--keep) or let the merge stand (--drop).",
+            discussion: """
+                --keep makes the row again with its newest values, as a change made here that \
+                the next sync pushes, so every device gets it back.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The conflict's number, from `trackee hub conflicts`.") var number: Int64
+        @Flag(help: "Bring the row back.") var keep = false
+        @Flag(help: "Let the merge stand.") var drop = false
+
+        func validate() throws {
+            if keep == drop { throw ValidationError("give --keep or --drop") }
+        }
+
+        func run() throws {
+            try Session.run(common) { session in
+                _ = try Trackee.Hub.settings(session)
+                let conflict = try session.openStore().hubResolve(number, keep: keep, now: session.now)
+                if session.out.json {
+                    session.out.emit(Conflicts.View(conflict, zone: session.zone))
+                } else {
+                    session.out.line(
+                        keep ? "brought back \(conflict.kind) #\(conflict.rowID); the next hub sync shares it"
+                            : "conflict \(conflict.id) closed; the merge stands")
+                }
+            }
+        }
+    }
+}
