@@ -128,15 +128,20 @@ struct Merge {
     }
 
     /// Of a key's applications, the earliest stands; each other one not
-    /// voided yet is voided now: its writes and the rows it made.
+    /// voided yet is voided now (its writes and the rows it made), and each
+    /// names the standing one.
     private mutating func settle(_ key: HubClaimKey) {
         guard var list = claims[key], let winner = list.min(by: { $0.stamp < $1.stamp }) else { return }
         let name = winner.device ?? input.device
         plan.winners.append((key, winner.device, winner.addedEntry))
-        for index in list.indices where list[index].stamp != winner.stamp && list[index].supersededBy == nil {
+        for index in list.indices where list[index].stamp != winner.stamp && list[index].supersededBy != name {
+            let first = list[index].supersededBy == nil
             list[index].supersededBy = name
             let loser = list[index]
             plan.superseded.append((key, loser.device, name))
+            // Voided once: a still earlier application that comes later
+            // only names itself as the standing one.
+            guard first else { continue }
             // Only what it did to entries: a client or project it made is
             // one of that name, the same as the standing application's,
             // and what refers to it keeps it.

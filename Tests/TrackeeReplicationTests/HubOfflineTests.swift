@@ -112,4 +112,36 @@ import TrackeeTestSupport
         #expect(try HubSyncTests.export(d[1]) == HubSyncTests.export(d[0]))
         #expect(try d[0].run("hub", "status").lines.contains("queued     0"))
     }
+
+    /// Issue 33's measurement: a stop made offline stands, whichever
+    /// device syncs first. The laptop starts Docs at 13:00 and syncs; then,
+    /// both offline, it stops Docs at 13:30 and the desktop (which never
+    /// heard of Docs) starts Review at 15:00. Release 9c9120b closed Docs
+    /// at 15:00 on both, with a fresh stamp that beat the 13:30 stop.
+    @Test(arguments: [["laptop", "desktop", "laptop"], ["desktop", "laptop", "desktop"]])
+    func aStopMadeOfflineStandsWhateverTheOrderOfSyncs(order: [String]) throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let (laptop, desktop) = (d[0], d[1])
+        for t in d { _ = try HubSyncTests.sync(t, now: "2026-11-23 12:00") }
+        #expect(try laptop.run(["start", "-p", "Docs", "--at", "13:00"], now: "2026-11-23 13:00").status == 0)
+        #expect(try HubSyncTests.sync(laptop, now: "2026-11-23 13:01")
+                == "hub sync: device laptop (1): pushed 3, pulled 0, applied 0\n")
+        #expect(try laptop.run(["stop", "--at", "13:30"], now: "2026-11-23 13:30").status == 0)
+        #expect(try desktop.run(["start", "-p", "Review", "--at", "15:00"], now: "2026-11-23 15:00").status == 0)
+        for name in order { _ = try HubSyncTests.sync(name == "laptop" ? laptop : desktop, now: "2026-11-23 15:10") }
+        let docs = #"{"id":1001,"start":"2026-11-23T13:00:00+01:00","end":"2026-11-23T13:30:00+01:00","duration_seconds":1800,"project":"Docs","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}"#
+        for t in d {
+            #expect(try HubSyncTests.export(t) == "[\n\(docs)\n]\n")
+            #expect(try t.run(["status"], now: "2026-11-23 15:10").lines.prefix(2)
+                    == ["running Review #1002", "since   15:00 (0:10 elapsed)"])
+            #expect(try t.run(["hub", "conflicts"], now: "2026-11-23 15:10").lines == ["no conflicts"])
+        }
+        // In both orders the desktop pulls the start before the stop.
+        #expect(try desktop.run(["history"], now: "2026-11-23 15:10").lines == [
+            "#3  2026-11-23 13:30  cli  stop  stopped #1001  on laptop",
+            "#2  2026-11-23 13:00  cli  start Docs  started #1001  on laptop",
+            "#1  2026-11-23 15:00  cli  start Review  started #1002",
+        ])
+    }
 }
