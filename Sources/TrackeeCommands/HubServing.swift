@@ -10,7 +10,12 @@ import TrackeeStore
 /// command line; in `trackee` there is none, and `trackee hub init|sync|…`
 /// becomes `trackee-daemon`.
 public protocol HubReplicator: Sendable {
+    /// As the hub's administrator (`settings.user`).
     func initialize(_ settings: HubSettings, password: String?) throws -> HubInitReport
+    /// As the settings' role: what lets a person past the database.
+    func check(_ settings: HubSettings, password: String?) throws -> HubCheckReport
+    /// As the hub's administrator (`settings.user`).
+    func limit(_ settings: HubSettings, password: String?, person: String, devices: Int) throws -> HubLimitReport
     /// This device's own timeline first, then the copies of those shared
     /// with it.
     func sync(

@@ -17,10 +17,13 @@ final class HubConnection {
 
     /// Connects with the settings' URL, user, password and sslmode, within
     /// `timeout` seconds. GSSAPI is off: the static build has no Kerberos.
+    /// The application name is `trackee` alone: every role on the server
+    /// sees each connection's (pg_stat_activity), and a device's name is
+    /// its person's business.
     init(_ settings: HubSettings, password: String?, timeout: Int = 5) throws(HubFailure) {
         var pairs: [(String, String)] = [
             ("dbname", settings.url), ("sslmode", settings.sslmode.rawValue), ("gssencmode", "disable"),
-            ("connect_timeout", String(timeout)), ("application_name", "trackee " + settings.device),
+            ("connect_timeout", String(timeout)), ("application_name", "trackee"),
         ]
         if let user = settings.user { pairs.append(("user", user)) }
         if let password { pairs.append(("password", password)) }
@@ -66,6 +69,10 @@ final class HubConnection {
             break
         default:
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            // The hub's own functions refuse in whole sentences (SQLSTATE
+            // class TK), meant for the person as they are.
+            if let primary, state?.hasPrefix("TK") == true { throw HubFailure(primary) }
             throw HubFailure("the hub refused a statement: \(primary ?? Self.firstLine(PQerrorMessage(connection)))")
         }
         let rows = PQntuples(result), fields = PQnfields(result)
@@ -76,11 +83,16 @@ final class HubConnection {
         }
     }
 
-    /// Waits up to `milliseconds` for notifications on a channel this
-    /// connection listens to; returns their payloads (none on a timeout).
-    func waitForNotification(milliseconds: Int32) throws(HubFailure) -> [String] {
-        var payloads = Self.drain(connection)
-        guard payloads.isEmpty else { return payloads }
+    /// The server process this connection talks to: the sender of the
+    /// notifications its own statements cause.
+    var backendPID: Int32 { PQbackendPID(connection) }
+
+    /// Waits up to `milliseconds` (0: not at all) for notifications on a
+    /// channel this connection listens to; returns the server processes
+    /// that sent them (none on a timeout).
+    func waitForNotification(milliseconds: Int32) throws(HubFailure) -> [Int32] {
+        var senders = Self.drain(connection)
+        guard senders.isEmpty else { return senders }
         var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
         guard socket.fd >= 0 else { throw HubFailure("the connection to the hub is closed") }
         let ready = poll(&socket, 1, milliseconds)
@@ -89,17 +101,17 @@ final class HubConnection {
         guard PQconsumeInput(connection) == 1 else {
             throw HubFailure("the connection to the hub broke: \(Self.firstLine(PQerrorMessage(connection)))")
         }
-        payloads = Self.drain(connection)
-        return payloads
+        senders = Self.drain(connection)
+        return senders
     }
 
-    private static func drain(_ connection: OpaquePointer) -> [String] {
-        var payloads: [String] = []
+    private static func drain(_ connection: OpaquePointer) -> [Int32] {
+        var senders: [Int32] = []
         while let notice = PQnotifies(connection) {
-            payloads.append(notice.pointee.extra.map { String(cString: $0) } ?? "")
+            senders.append(notice.pointee.be_pid)
             PQfreemem(notice)
         }
-        return payloads
+        return senders
     }
 
     /// Runs `body` in one transaction, rolled back if it throws.

@@ -5,12 +5,20 @@ import TrackeeStore
 /// libpq one (``LibpqHubSession``), or a test's hub in memory.
 public protocol HubSession: AnyObject {
     /// Registers `device` for the store `store` (once), and returns its
-    /// number; refused when another store holds the name.
+    /// number in the timeline it holds: `timeline` nil for this person's
+    /// own, else the person whose timeline the store keeps a copy of (a
+    /// copy is named `DEVICE.OWNER`). Refused when another store holds
+    /// the name, when the person's device limit is reached, or when that
+    /// person does not share their timeline with this one.
+    func register(device: String, store: String, timeline: String?) throws -> Int64
+    /// `register(device:store:timeline:)` for this person's own timeline
+    /// (transitional: see the extension below).
     func register(device: String, store: String) throws -> Int64
     /// The hub's clock, in milliseconds since 1970.
     func now() throws -> Int64
     /// Appends changes made on `device`; those the hub holds already (a
-    /// push again after a kill) are passed over.
+    /// push again after a kill) are passed over, and one whose sequence
+    /// the hub holds with other content refuses the whole push.
     /// `person` is whose timeline they are (nil: this role's own); the
     /// hub refuses a change to a timeline this role may not write.
     func push(device: String, person: String?, _ changes: [HubOutgoingChange]) throws
@@ -25,9 +33,28 @@ public protocol HubSession: AnyObject {
     func share(with person: String, level: String?) throws
     /// The role the hub knows this connection as: the person.
     func person() throws -> String
-    /// From now on, hears of every push to the hub (`LISTEN`).
+    /// From now on, hears of every push to this person's own timeline
+    /// (`LISTEN` on their channel, which names no one).
     func listen() throws
-    /// Waits up to `milliseconds` for a push by a device other than
-    /// `device`; true when one came.
+    /// Waits up to `milliseconds` (0: only looks) for a push to this
+    /// person's timeline made over another connection; true when one
+    /// came. `device` is this connection's device (the hub tells pushes
+    /// apart by connection, and no longer needs it).
     func waitForPush(milliseconds: Int32, excluding device: String) throws -> Bool
+}
+
+/// Transitional, for a session made before `register` took a timeline
+/// (the tests' MemoryHub, which keeps one person's timeline): each of the
+/// two forms defaults to the other, so a session implements either. Once
+/// every session implements `register(device:store:timeline:)`, remove
+/// the two-argument requirement above and this extension.
+extension HubSession {
+    public func register(device: String, store: String, timeline: String?) throws -> Int64 {
+        guard let timeline else { return try register(device: device, store: store) }
+        throw HubFailure("this hub keeps one timeline, and cannot keep a copy of \(timeline)'s")
+    }
+
+    public func register(device: String, store: String) throws -> Int64 {
+        try register(device: device, store: store, timeline: nil)
+    }
 }

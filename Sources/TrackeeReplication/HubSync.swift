@@ -42,7 +42,7 @@ struct HubSync: @unchecked Sendable {
 
     func run(now: () -> Instant) throws -> HubSyncReport {
         let identity = try store.hubIdentity(name: device)
-        let number = try session.register(device: device, store: identity.store)
+        let number = try session.register(device: device, store: identity.store, timeline: person)
         if let joined = identity.number {
             guard joined == number else {
                 throw HubFailureReason(

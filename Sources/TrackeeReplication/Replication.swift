@@ -15,9 +15,26 @@ public enum Replication {
         return LibpqHubSession(connection)
     }
 
-    /// Creates or migrates the hub's schema.
+    /// Creates or migrates the hub's schema, as its administrator (the
+    /// settings' role: `hub init --user` names another); refused for a
+    /// person.
     public static func initialize(_ settings: HubSettings, password: String?) throws -> HubInitReport {
         try HubMigrator.migrate(try HubConnection(settings, password: password))
+    }
+
+    /// What lets a person past the database on this hub, read from the
+    /// catalogs as the settings' role.
+    public static func check(_ settings: HubSettings, password: String?) throws -> HubCheckReport {
+        try HubCheck.run(try HubConnection(settings, password: password))
+    }
+
+    /// Lets `person` register up to `devices` devices, as the hub's
+    /// administrator (the settings' role: `hub limit --user` names
+    /// another).
+    public static func limit(_ settings: HubSettings, password: String?, person: String, devices: Int) throws
+        -> HubLimitReport
+    {
+        try HubPersons.limit(try HubConnection(settings, password: password), person: person, devices: devices)
     }
 
     /// `hub sync`: this device's own timeline, then a copy of each one

@@ -36,6 +36,14 @@ struct LinkedReplication: HubReplicator {
         try Replication.initialize(settings, password: password)
     }
 
+    func check(_ settings: HubSettings, password: String?) throws -> HubCheckReport {
+        try Replication.check(settings, password: password)
+    }
+
+    func limit(_ settings: HubSettings, password: String?, person: String, devices: Int) throws -> HubLimitReport {
+        try Replication.limit(settings, password: password, person: person, devices: devices)
+    }
+
     func sync(
         store: Store, location: StoreLocation, settings: HubSettings, password: String?, batch: Int,
         progress: ((HubSyncReport) -> Void)?, now: @escaping () -> Instant

@@ -4,19 +4,36 @@ import TrackeeCore
 @testable import TrackeeReplication
 import TrackeeTestSupport
 
-/// `trackee hub init` against a real PostgreSQL 15: the schema made once
-/// and left alone after; a newer hub, a wrong password and an unreachable
-/// hub each refused in one sentence, with the local store untouched.
+/// `trackee hub init` against a real PostgreSQL 15, run by the hub's
+/// administrator: the roles and the schema made once and left alone
+/// after; a person, a role that may not make roles, a newer hub, a wrong
+/// password and an unreachable hub each refused in one sentence, with the
+/// local store untouched.
 @Suite(.serialized) struct HubInitTests {
-    /// A sandbox whose settings name the cluster's database as the hub,
-    /// with a role of its own whose password is in a file.
-    static func sandbox(_ pg: PostgresCluster, password: String = "laptop-secret") throws -> Sandbox {
-        try pg.sql("CREATE ROLE alice LOGIN PASSWORD 'laptop-secret'")
-        try pg.sql("CREATE DATABASE trackee OWNER alice")
-        return try settings(url: pg.url(database: "trackee"), password: password)
+    /// The hub's migrations, as `hub init` lists them.
+    static let migrations =
+        "2026-11-26-devices-and-changes, 2026-11-27-device-numbers, 2026-11-28-sharing, 2026-11-29-owner-and-persons"
+
+    /// The administrator's sandbox: its settings name the cluster's
+    /// database as the hub, as the superuser, whose password is in a
+    /// file. Before it runs `hub init` the cluster has the group
+    /// trackee_person and alice in it (password `laptop-secret`), as an
+    /// administrator may make them first; ``settings(url:password:device:extra:)``
+    /// makes her devices.
+    static func sandbox(_ pg: PostgresCluster) throws -> Sandbox {
+        try pg.sql("CREATE ROLE trackee_person NOLOGIN")
+        try pg.sql("CREATE ROLE alice LOGIN PASSWORD 'laptop-secret' IN ROLE trackee_person")
+        try pg.sql("CREATE DATABASE trackee")
+        return try settings(
+            url: pg.url(database: "trackee"), password: PostgresCluster.adminPassword, device: "admin",
+            user: PostgresCluster.admin)
     }
 
-    static func settings(url: String, password: String, device: String = "laptop", extra: String = "") throws -> Sandbox {
+    /// A device's sandbox, whose settings name the hub at `url` as `user`
+    /// (alice unless told), with the password in a file.
+    static func settings(
+        url: String, password: String, device: String = "laptop", extra: String = "", user: String = "alice"
+    ) throws -> Sandbox {
         let t = try Sandbox()
         try t.write(password + "\n", to: "config/trackee/hub.password")
         chmod(t.path("config/trackee/hub.password"), 0o600)
@@ -24,7 +41,7 @@ import TrackeeTestSupport
             create_projects: always
             hub:
               url: \(url)
-              user: alice
+              user: \(user)
               password_file: \(t.path("config/trackee/hub.password"))
               sslmode: disable
               device: \(device)
@@ -33,29 +50,116 @@ import TrackeeTestSupport
         return t
     }
 
-    @Test func initMakesTheSchemaOnceAndAgainChangesNothing() throws {
+    /// Runs `trackee ARGUMENTS --user hubadmin` in `t`: the administrator's
+    /// command from a person's settings, the password from PGPASSWORD.
+    static func administer(_ t: Sandbox, _ arguments: String...) throws -> TrackeeRun {
+        try t.run(arguments + ["--user", PostgresCluster.admin], environment: ["PGPASSWORD": PostgresCluster.adminPassword])
+    }
+
+    /// A person's role: a login role in trackee_person.
+    static func person(_ pg: PostgresCluster, _ name: String, password: String) throws {
+        try pg.sql("CREATE ROLE \(name) LOGIN PASSWORD '\(password)' IN ROLE trackee_person")
+    }
+
+    @Test func theAdministratorMakesTheRolesAndTheSchemaOnceAndAgainChangesNothing() throws {
         guard let pg = try Self.cluster() else { return }
-        let t = try Self.sandbox(pg)
-        let first = try t.run("hub", "init")
+        try pg.sql("CREATE DATABASE trackee")
+        let t = try Self.settings(url: pg.url(database: "trackee"), password: "laptop-secret")
+        let first = try Self.administer(t, "hub", "init")
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout == "hub schema: applied 2026-11-26-devices-and-changes, 2026-11-27-device-numbers, 2026-11-28-sharing\n")
+        #expect(first.lines == [
+            "hub schema: applied \(Self.migrations)",
+            "owner: trackee_owner owns schema trackee and its tables; persons: members of trackee_person (none yet)",
+        ])
         #expect(first.stderr == "")
-        let again = try t.run("hub", "init", "--json")
+        #expect(try pg.sql("SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname LIKE 'trackee%' ORDER BY 1")
+                == "trackee_owner|f\ntrackee_person|f\n")
+        try Self.person(pg, "alice", password: "laptop-secret")
+        try Self.person(pg, "bob", password: "bob-secret")
+        let again = try Self.administer(t, "hub", "init", "--json")
         #expect(again.status == 0, "\(again)")
-        #expect(again.stdout == #"{"applied":[],"current":"2026-11-28-sharing"}"# + "\n")
+        #expect(again.stdout == #"{"applied":[],"current":"2026-11-29-owner-and-persons","owner":"trackee_owner","#
+                + #""persons":["alice","bob"]}"# + "\n")
         #expect(again.stderr == "")
-        #expect(try pg.sql("SELECT id FROM trackee_migration ORDER BY id", database: "trackee")
-                == "2026-11-26-devices-and-changes\n2026-11-27-device-numbers\n2026-11-28-sharing\n")
-        #expect(try pg.sql("SELECT tableowner FROM pg_tables WHERE tablename IN ('change', 'device') ORDER BY tablename",
-                           database: "trackee") == "alice\nalice\n")
-        // The table keeps a device's sequence numbers unique: a re-push adds nothing.
-        try pg.sql("INSERT INTO device (name) VALUES ('laptop')", database: "trackee")
-        try pg.sql("INSERT INTO change (device, sequence, clock, kind, body) VALUES ('laptop', 1, 'c', 'k', '{}')",
+        let text = try Self.administer(t, "hub", "init")
+        #expect(text.lines == [
+            "hub schema up to date (2026-11-29-owner-and-persons)",
+            "owner: trackee_owner owns schema trackee and its tables; persons: members of trackee_person (alice, bob)",
+        ], "\(text)")
+        #expect(try pg.sql("SELECT id FROM trackee.trackee_migration ORDER BY id", database: "trackee")
+                == Self.migrations.replacingOccurrences(of: ", ", with: "\n") + "\n")
+        // trackee_owner owns everything in the schema, and the schema; the
+        // public schema is left as it was, empty.
+        #expect(try pg.sql("""
+            SELECT nspname || ' ' || pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'trackee'
+            UNION ALL
+            SELECT relname || ' ' || pg_get_userbyid(relowner) FROM pg_class
+            WHERE relnamespace = 'trackee'::regnamespace AND relkind IN ('r', 'S') ORDER BY 1
+            """, database: "trackee") == """
+            change trackee_owner
+            change_id_seq trackee_owner
+            device trackee_owner
+            person trackee_owner
+            share trackee_owner
+            trackee trackee_owner
+            trackee_migration trackee_owner
+
+            """)
+        #expect(try pg.sql("SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace",
+                           database: "trackee") == "0\n")
+        // The table keeps a device's sequence numbers unique in its
+        // timeline: a re-push adds nothing.
+        try pg.sql("INSERT INTO device (name, owner, timeline, number, store) VALUES ('laptop', 'alice', 'alice', 1, 's')",
+                   database: "trackee")
+        try pg.sql("INSERT INTO change (person, device, sequence, clock, kind, body) VALUES ('alice', 'laptop', 1, 'c', 'k', '{}')",
                    database: "trackee")
         #expect(throws: PostgresCluster.Unavailable.self) {
-            try pg.sql("INSERT INTO change (device, sequence, clock, kind, body) VALUES ('laptop', 1, 'c', 'k', '{}')",
+            try pg.sql("INSERT INTO change (person, device, sequence, clock, kind, body) VALUES ('alice', 'laptop', 1, 'c', 'k', '{}')",
                        database: "trackee")
         }
+    }
+
+    @Test func aPersonRunningInitOrLimitIsToldItIsTheAdministrators() throws {
+        guard let pg = try Self.cluster() else { return }
+        let admin = try Self.sandbox(pg)
+        #expect(try admin.run("hub", "init").status == 0)
+        let alice = try Self.settings(url: pg.url(database: "trackee"), password: "laptop-secret")
+        let config = alice.path("config/trackee/config.yaml")
+        let r = try alice.run("hub", "init")
+        #expect(r.status == 75, "\(r)")
+        #expect(r.stdout == "")
+        #expect(r.stderr == failure(
+            "\(config):2: hub: hub init is the administrator's, and alice is a person on this hub (a member of "
+                + "trackee_person); run it as the administrator's role with --user ROLE"))
+        let limit = try alice.run("hub", "limit", "alice", "999")
+        #expect(limit.status == 75, "\(limit)")
+        #expect(limit.stderr == failure(
+            "\(config):2: hub: hub limit is the administrator's, and alice is a person on this hub (a member of "
+                + "trackee_person); run it as the administrator's role with --user ROLE"))
+        #expect(try pg.sql("SELECT count(*) FROM person", database: "trackee") == "0\n")
+        // With --user, the person's password (the settings' file) is not
+        // sent for the administrator's role: without PGPASSWORD there is
+        // none.
+        let unsent = try alice.run("hub", "init", "--user", PostgresCluster.admin)
+        #expect(unsent.status == 75, "\(unsent)")
+        #expect(unsent.stderr == failure(
+            "\(config):2: hub: cannot reach the hub at \(pg.url(database: "trackee")): connection to server on socket "
+                + "\"\(pg.directory.path)/.s.PGSQL.\(pg.port)\" failed: fe_sendauth: no password supplied"))
+    }
+
+    @Test func aRoleThatMayNotMakeRolesIsToldWhoMay() throws {
+        guard let pg = try Self.cluster() else { return }
+        try pg.sql("CREATE ROLE carol LOGIN PASSWORD 'carol-secret'")
+        try pg.sql("CREATE DATABASE trackee OWNER carol")
+        let t = try Self.settings(url: pg.url(database: "trackee"), password: "carol-secret", user: "carol")
+        let r = try t.run("hub", "init")
+        #expect(r.status == 75, "\(r)")
+        #expect(r.stderr == failure(
+            "\(t.path("config/trackee/config.yaml")):2: hub: hub init is the administrator's: it makes the roles "
+                + "trackee_owner and trackee_person, and carol may not create roles; run it as a role that may (a "
+                + "superuser) with --user ROLE"))
+        #expect(try pg.sql("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'trackee%'") == "0\n")
+        #expect(try pg.sql("SELECT count(*) FROM pg_namespace WHERE nspname = 'trackee'", database: "trackee") == "0\n")
     }
 
     @Test func aHubANewerTrackeeSetUpIsRefusedAndLeftAsItIs() throws {
@@ -69,14 +173,23 @@ import TrackeeTestSupport
         #expect(r.stderr == failure(
             "\(t.path("config/trackee/config.yaml")):2: hub: the hub's schema has migration 2099-01-01-from-the-future, "
                 + "which this trackee does not know: a newer trackee set it up; upgrade trackee on this device"))
-        #expect(try pg.sql("SELECT count(*) FROM trackee_migration", database: "trackee") == "4\n")
+        #expect(try pg.sql("SELECT count(*) FROM trackee_migration", database: "trackee") == "5\n")
+        // A person's sync is refused the same way.
+        let laptop = try Self.settings(url: pg.url(database: "trackee"), password: "laptop-secret")
+        let sync = try laptop.run("hub", "sync")
+        #expect(sync.status == 75, "\(sync)")
+        #expect(sync.stderr.hasSuffix(
+            "hub: the hub's schema has migration 2099-01-01-from-the-future, which this trackee does not know: a newer "
+                + "trackee set it up; upgrade trackee on this device\n"), "\(sync)")
     }
 
     @Test func aWrongPasswordIsOneSentenceAndLocalCommandsKeepWorking() throws {
         guard let pg = try Self.cluster() else { return }
-        let t = try Self.sandbox(pg, password: "not-the-password")
+        let admin = try Self.sandbox(pg)
+        #expect(try admin.run("hub", "init").status == 0)
+        let t = try Self.settings(url: pg.url(database: "trackee"), password: "not-the-password")
         #expect(try t.run("start", "-p", "Docs").status == 0)
-        let r = try t.run("hub", "init")
+        let r = try t.run("hub", "sync")
         #expect(r.status == 75, "\(r)")
         #expect(r.stderr == failure(
             "\(t.path("config/trackee/config.yaml")):2: hub: cannot reach the hub at \(pg.url(database: "trackee")): "

@@ -85,15 +85,51 @@ final class PostgresCluster {
     }
 
     /// Runs SQL as the superuser with psql; returns its unaligned rows.
+    /// The hub's schema is first on the search path, so `change` is
+    /// `trackee.change`.
     @discardableResult
     func sql(_ statement: String, database: String = "postgres") throws -> String {
-        let r = try runProgram(
-            Self.bin + "/psql",
-            ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", String(port), "-U", Self.admin,
-             "-d", database, "-c", statement],
-            environment: ["PGPASSWORD": Self.adminPassword, "PATH": "/usr/bin:/bin"], in: directory)
+        let r = try psql(["-c", statement], as: Self.admin, password: Self.adminPassword, database: database)
         guard r.status == 0 else { throw Unavailable(description: "psql \(statement): \(r.stderr)") }
         return r.stdout
+    }
+
+    /// What psql printed and its status: the person's view of the hub,
+    /// connected as `role` itself (a `SET ROLE` would leave the session
+    /// the superuser's, which is what the hub's functions look at).
+    struct Answer: Equatable, CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var description: String { "psql → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    }
+
+    /// Runs SQL as `role` with psql, in the hub's database.
+    func sql(_ statement: String, as role: String, password: String, database: String = "trackee") throws -> Answer {
+        try psql(["-c", statement], as: role, password: password, database: database)
+    }
+
+    /// Runs a file of SQL (a pg_dump) as the superuser.
+    func restore(_ file: String, database: String) throws {
+        let r = try psql(["-q", "-f", file], as: Self.admin, password: Self.adminPassword, database: database)
+        guard r.status == 0, r.stderr.isEmpty else { throw Unavailable(description: "psql -f \(file): \(r.stderr)") }
+    }
+
+    private func psql(_ arguments: [String], as role: String, password: String, database: String) throws -> Answer {
+        let r = try runProgram(
+            Self.bin + "/psql",
+            ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=terse", "-h", directory.path, "-p",
+             String(port), "-U", role, "-d", database] + arguments,
+            environment: [
+                "PGPASSWORD": password, "PGOPTIONS": "-c search_path=trackee,public", "PATH": "/usr/bin:/bin",
+            ], in: directory)
+        return Answer(status: r.status, stdout: r.stdout, stderr: r.stderr)
+    }
+
+    /// The environment a program needs to reach the cluster as `role`
+    /// the way libpq's tools do (psql, createdb, trackee with `--user`).
+    func environment(as role: String, password: String) -> [String: String] {
+        ["PGHOST": directory.path, "PGPORT": String(port), "PGUSER": role, "PGPASSWORD": password]
     }
 
     private func server(_ program: String, _ arguments: [String]) throws {

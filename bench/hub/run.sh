@@ -32,10 +32,12 @@ trap 'as_pg "$pg/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || tr
 "$pg/psql" -X -q -h "$work" -p "$port" -U bench -d postgres -c "CREATE DATABASE trackee"
 url="postgresql:///trackee?host=$work&port=$port"
 
-# device NAME: its settings directory and store; prints nothing.
+# device NAME: its settings directory and store; prints nothing. Every
+# device is the person dev's, whom row-level security binds as it binds
+# anyone; bench, the superuser, is the hub's administrator.
 device() {
     mkdir -p "$work/$1/config/trackee"
-    printf 'create_projects: always\nhub:\n  url: %s\n  user: bench\n  sslmode: disable\n  device: %s\n' "$url" "$1" \
+    printf 'create_projects: always\nhub:\n  url: %s\n  user: dev\n  sslmode: disable\n  device: %s\n' "$url" "$1" \
         > "$work/$1/config/trackee/config.yaml"
 }
 run_as() {
@@ -46,7 +48,10 @@ export -f run_as
 export bin work
 
 device seed
-run_as seed hub init >/dev/null
+run_as seed hub init --user bench >/dev/null
+"$pg/psql" -X -q -h "$work" -p "$port" -U bench -d trackee -c "CREATE ROLE dev LOGIN IN ROLE trackee_person"
+# More devices than a person's default limit (20).
+run_as seed hub limit dev 999 --user bench >/dev/null
 ms() { date +%s%3N; }
 
 # 1. Each device's changes: a project and per-1 entries, written into its
@@ -68,7 +73,7 @@ push_s=$(echo "scale=1; ($t1 - $t0) / 1000" | bc)
 
 # The statistics autovacuum gathers within a minute of a bulk load, at
 # once, so that the planner reads the change table by its index.
-"$pg/psql" -X -q -h "$work" -p "$port" -U bench -d trackee -c "ANALYZE change"
+"$pg/psql" -X -q -h "$work" -p "$port" -U bench -d trackee -c "ANALYZE trackee.change"
 
 # HUB_KEEP=1: stop here and leave the cluster running (for profiling).
 if [ -n "${HUB_KEEP:-}" ]; then
@@ -104,8 +109,8 @@ for i in $(seq 1 "$devices"); do
         || differing=$((differing + 1))
 done
 sizes=$("$pg/psql" -X -A -t -h "$work" -p "$port" -U bench -d trackee -c "
-    SELECT (SELECT count(*) FROM change) || ' changes; table ' || pg_size_pretty(pg_table_size('change'))
-        || ', indexes ' || pg_size_pretty(pg_indexes_size('change'))")
+    SELECT (SELECT count(*) FROM trackee.change) || ' changes; table ' || pg_size_pretty(pg_table_size('trackee.change'))
+        || ', indexes ' || pg_size_pretty(pg_indexes_size('trackee.change'))")
 
 # 4. Two daemons.
 device laptop

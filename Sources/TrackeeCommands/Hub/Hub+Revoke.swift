@@ -8,7 +8,11 @@ extension Trackee.Hub {
         static let configuration = CommandConfiguration(
             commandName: "revoke",
             abstract: "Take back what hub grant gave another person.",
-            discussion: "Their next `trackee hub sync` forgets their copy of your timeline.")
+            discussion: """
+                At once the hub shows them nothing of your timeline, and the devices that kept \
+                their copy of it are gone (unless they wrote into it); their next `trackee hub \
+                sync` forgets the copy.
+                """)
         @OptionGroup var common: CommonOptions
         @Argument(help: "Their role on the hub.") var person: String
 

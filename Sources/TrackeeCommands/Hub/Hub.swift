@@ -11,11 +11,16 @@ extension Trackee {
             discussion: """
                 The hub is a PostgreSQL database named by `hub:` in the settings (see \
                 CONFIGURATION in `man trackee`). Clients, projects and entries replicate through \
-                it with `hub sync`; every other command works on the local store alone. The \
-                PostgreSQL client is in trackee-daemon, installed next to trackee, which `hub \
-                init` and `hub sync` become.
+                it with `hub sync`; every other command works on the local store alone. Each \
+                person is a PostgreSQL role, and the database keeps each to their own timeline \
+                and those shared with them; `hub init` and `hub limit` are the administrator's. \
+                The PostgreSQL client is in trackee-daemon, installed next to trackee, which the \
+                commands that reach the hub become.
                 """,
-            subcommands: [Init.self, Sync.self, Status.self, Conflicts.self, Resolve.self, Grant.self, Revoke.self])
+            subcommands: [
+                Init.self, Sync.self, Status.self, Conflicts.self, Resolve.self, Grant.self, Revoke.self, Check.self,
+                Limit.self,
+            ])
 
         /// The settings' hub, or the refusal of a command that needs one.
         static func settings(_ session: Session) throws -> HubSettings {
@@ -25,6 +30,19 @@ extension Trackee {
                         + "add one with the hub's url (see CONFIGURATION in man trackee)")
             }
             return hub
+        }
+
+        /// The settings and password for the hub's administrator: `--user
+        /// ROLE` in place of the settings' user, whose password (the
+        /// person's) is then not sent; libpq finds the administrator's
+        /// (PGPASSWORD, ~/.pgpass, a socket's peer authentication).
+        static func administrator(_ session: Session, user: String?) throws -> (settings: HubSettings, password: String?) {
+            var hub = try settings(session)
+            guard let user, user != hub.user else {
+                return (hub, try password(hub, environment: session.environment))
+            }
+            hub.user = user
+            return (hub, nil)
         }
 
         /// The registered replication; `trackee` becomes the daemon.
