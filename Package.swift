@@ -139,6 +139,8 @@ let package = Package(
             name: "TrackeeDaemonTests",
             dependencies: [
                 "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
+                // HubReplicationTests: trackee run's replication on a manual clock.
+                "TrackeeReplication",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

@@ -11,9 +11,6 @@ public protocol HubSession: AnyObject {
     /// the name, when the person's device limit is reached, or when that
     /// person does not share their timeline with this one.
     func register(device: String, store: String, timeline: String?) throws -> Int64
-    /// `register(device:store:timeline:)` for this person's own timeline
-    /// (transitional: see the extension below).
-    func register(device: String, store: String) throws -> Int64
     /// The hub's clock, in milliseconds since 1970.
     func now() throws -> Int64
     /// Appends changes made on `device`; those the hub holds already (a
@@ -41,20 +38,4 @@ public protocol HubSession: AnyObject {
     /// came. `device` is this connection's device (the hub tells pushes
     /// apart by connection, and no longer needs it).
     func waitForPush(milliseconds: Int32, excluding device: String) throws -> Bool
-}
-
-/// Transitional, for a session made before `register` took a timeline
-/// (the tests' MemoryHub, which keeps one person's timeline): each of the
-/// two forms defaults to the other, so a session implements either. Once
-/// every session implements `register(device:store:timeline:)`, remove
-/// the two-argument requirement above and this extension.
-extension HubSession {
-    public func register(device: String, store: String, timeline: String?) throws -> Int64 {
-        guard let timeline else { return try register(device: device, store: store) }
-        throw HubFailure("this hub keeps one timeline, and cannot keep a copy of \(timeline)'s")
-    }
-
-    public func register(device: String, store: String) throws -> Int64 {
-        try register(device: device, store: store, timeline: nil)
-    }
 }

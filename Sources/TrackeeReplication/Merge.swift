@@ -62,8 +62,9 @@ struct Merge {
     private mutating func run() -> HubMergeResult {
         for change in input.changes { receive(change.stamp) }
         takeKeys()
-        takeWrites()
+        // Before the batch's writes are weighed against what is here.
         markVoided()
+        takeWrites()
         let resolved = projectCatalog()
         if let needs = projectEntries(resolved) { return .needs(needs) }
         plan.clock = clock.last

@@ -16,7 +16,7 @@ public struct HubConflict: Sendable, Equatable {
     /// For `overwritten`: the field two devices wrote, the value that lost
     /// (as the store keeps it: seconds for a time), and whose it was.
     public var field: String?
-    public var lost: String?
+    public var lost: HubValue?
     public var lostDevice: String?
     /// The row's newest values: a client's or project's name; an
     /// entry's project, start and description.
@@ -31,12 +31,13 @@ extension Store {
     public func hubConflicts() throws -> [HubConflict] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, kind, row_id, what, device, noticed, field, CAST(lost AS TEXT), lost_device
+                SELECT id, kind, row_id, what, device, noticed, field, lost, lost_device
                 FROM hub_conflict WHERE resolved IS NULL ORDER BY id
                 """).map { row in
                 var conflict = HubConflict(
                     id: row[0], kind: row[1], rowID: row[2], what: row[3], device: row[4],
-                    noticed: Instant(seconds: row[5]), field: row[6], lost: row[7], lostDevice: row[8])
+                    noticed: Instant(seconds: row[5]), field: row[6],
+                    lost: row[6] as String? == nil ? nil : HubValue(row[7] as DatabaseValue), lostDevice: row[8])
                 guard let table = JournalTable(rawValue: conflict.kind) else { return conflict }
                 let key = HubRowKey(table, conflict.rowID)
                 switch table {
@@ -129,11 +130,9 @@ extension Store {
         guard let field = conflict.field, let column = key.table.field(field),
               let current = try Row.fetchOne(db, sql: "SELECT * FROM \(key.table.rawValue) WHERE id = ?", arguments: [key.id])
         else { return }
-        let lost = try Row.fetchOne(
-            db, sql: "SELECT lost FROM hub_conflict WHERE id = ?", arguments: [conflict.id])?[0] as DatabaseValue? ?? .null
         var values = key.table.columns.map { HubValue(current[$0] as DatabaseValue) }
         let before = HubJSON.image(key.table, values)
-        values[column] = HubValue(lost)
+        values[column] = conflict.lost ?? .null
         let after = HubJSON.image(key.table, values)
         var step = JournalStep("\(field) of \(key.table.rawValue) #\(key.id) as \(conflict.lostDevice ?? "it") had it (hub resolve)",
                                at: now)

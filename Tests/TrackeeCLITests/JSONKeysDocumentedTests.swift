@@ -100,7 +100,10 @@ import TrackeeTestSupport
             "detail": "a simulation notices every event on time; only a cooldown or a refusal would have one",
         ],
         "tokens list": ["last_used": "only a request over HTTP sets it (TokenStoreTests, TokensCommandTests)"],
-        "history": ["device": "only an intent pulled from a hub has one (HubKeyTests, against PostgreSQL)"],
+        "history": [
+            "device": "only an intent pulled from a hub has one (HubKeyTests, against PostgreSQL)",
+            "voided": "only a key two devices applied has one (HubKeyTests, against PostgreSQL)",
+        ],
         "sync status": Dictionary(uniqueKeysWithValues: [
             "entry", "state", "message", "last_success", "last_error", "last_error_at", "retry_at", "waiting_until",
         ].map { ($0, "only a push (SyncPushTests, against a fake) leaves one") }),

@@ -61,6 +61,13 @@ final class ManualClock: WallClock, @unchecked Sendable {
         return move(wall: by, boot: by, awake: by)
     }
 
+    /// Time passes awake by `nanoseconds`; returns how many sleepers woke.
+    @discardableResult
+    func advance(nanoseconds: Int64) -> Int {
+        precondition(nanoseconds >= 0, "awake time does not run back")
+        return move(wall: nanoseconds, boot: nanoseconds, awake: nanoseconds)
+    }
+
     /// The machine sleeps `seconds`: wall and boot move, awake does not.
     @discardableResult
     func suspend(for seconds: Int64) -> Int {

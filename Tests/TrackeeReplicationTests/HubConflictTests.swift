@@ -57,4 +57,35 @@ import TrackeeTestSupport
         #expect(kept.contains(#""project":"Legacy""#), "\(kept)")
         #expect(try HubSyncTests.export(desktop) == kept)
     }
+
+    /// Two devices write one field, neither having seen the other's write:
+    /// the newer stands, and each device that sees both says whose value
+    /// it discarded; `--keep` writes it back as a change made here.
+    @Test func aFieldTwoDevicesWroteUnseenIsAConflictThatKeepWritesBack() throws {
+        guard let pg = try HubInitTests.cluster() else { return }
+        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let (laptop, desktop) = (d[0], d[1])
+        #expect(try laptop.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:00", "-d", "first").status == 0)
+        for t in d { _ = try HubSyncTests.sync(t) }
+        #expect(try laptop.run(["edit", "1001", "-d", "the laptop's"], now: "2026-11-20 12:00").status == 0)
+        #expect(try desktop.run(["edit", "1001", "-d", "the desktop's", "--to", "10:30"], now: "2026-11-20 12:05").status == 0)
+        for t in [laptop, desktop, laptop] { _ = try HubSyncTests.sync(t, now: "2026-11-20 12:10") }
+        for t in d {
+            #expect(try HubSyncTests.export(t).contains(#""end":"2026-11-20T10:30:00+01:00","duration_seconds":5400,"project":"Docs","client":"","description":"the desktop's""#))
+            #expect(try t.run(["hub", "conflicts"], now: "2026-11-20 12:10").lines == [
+                #"1  overwritten  entry #1001 Docs 09:00 "the desktop's": description "the laptop's" from laptop lost  (desktop won)"#,
+            ])
+        }
+        let json = try laptop.run(["hub", "conflicts", "--json"], now: "2026-11-20 12:10").stdout
+        #expect(json.contains(#""field":"description","id":1,"kind":"entry","lost":"\"the laptop's\"","lost_device":"laptop""#), "\(json)")
+        let kept = try laptop.run(["hub", "resolve", "1", "--keep"], now: "2026-11-20 12:15")
+        #expect(kept.lines == ["put back the description of entry #1001 that laptop wrote; the next hub sync shares it"], "\(kept)")
+        for t in [laptop, desktop] { _ = try HubSyncTests.sync(t, now: "2026-11-20 12:20") }
+        for t in d {
+            #expect(try HubSyncTests.export(t).contains(#""end":"2026-11-20T10:30:00+01:00","duration_seconds":5400,"project":"Docs","client":"","description":"the laptop's""#))
+        }
+        // Written back after the desktop's write, seen: no new conflict.
+        #expect(try laptop.run(["hub", "conflicts"], now: "2026-11-20 12:20").lines == ["no conflicts"])
+        #expect(try desktop.run(["hub", "conflicts"], now: "2026-11-20 12:20").lines.count == 1)
+    }
 }

@@ -42,8 +42,9 @@ final class MemoryHub: @unchecked Sendable {
             self.hub = hub
         }
 
-        func register(device: String, store: String) throws -> Int64 {
+        func register(device: String, store: String, timeline: String?) throws -> Int64 {
             try hub.reach()
+            guard timeline == nil else { throw Refused(description: "this hub keeps one person's timeline") }
             if let known = hub.numbers[device] {
                 guard known.store == store else { throw Refused(description: "another store holds \(device)") }
                 return known.number

@@ -194,4 +194,39 @@ import TrackeeCore
         #expect(history[0].at == Instant(seconds: 1_795_000_050) && history[0].applied == Instant(seconds: 1_795_000_060))
         #expect(try t.store.loggedIntents(after: 0).map(\.id) == [started.logID])
     }
+
+    /// What another program wrote into the hub that is not a change trackee
+    /// makes is skipped with one sentence naming the change and what is
+    /// wrong; the rest of the batch is taken in.
+    @Test func aChangeThatCannotBeReadIsSkippedWithASentenceAndTheRestIsTakenIn() throws {
+        let t = try Self.joined()
+        let bad = [
+            HubIncomingChange(id: 1, device: "desktop", clock: "yesterday", kind: "entry", body: "{}"),
+            HubIncomingChange(id: 2, device: "desktop", clock: Self.stamp(1, "phone"), kind: "entry", body: "{}"),
+            Self.change(3, 2, "desktop", #""_exists":1,"start":"nine""#),
+            Self.change(4, 3, "desktop", #""colour":"red""#),
+            HubIncomingChange(id: 5, device: "desktop", clock: Self.stamp(4, "desktop"), kind: "entry",
+                              body: #"{"id":2002,"fields":{"description":"x"},"base":{"description":"soon"}}"#),
+            HubIncomingChange(id: 6, device: "desktop", clock: Self.stamp(5, "desktop"), kind: "entry", body: #"{"id":2002,"#),
+            HubIncomingChange(id: 7, device: "desktop", clock: Self.stamp(6, "desktop"), kind: "timer", body: #"{"id":1}"#),
+            HubIncomingChange(id: 8, device: "desktop", clock: Self.stamp(7, "desktop"), kind: "key",
+                              body: #"{"key":"k","kind":"firing","row":{"rule":"r"},"made":[]}"#),
+        ]
+        let batch = PulledBatch(bad + [Self.change(9, 10, "desktop", Self.made)])
+        #expect(batch.warnings == [
+            #"hub change 1 from desktop cannot be read (its clock "yesterday" is not a stamp); skipped"#,
+            "hub change 2 from desktop cannot be read (its clock names device phone); skipped",
+            #"hub change 3 from desktop cannot be read (entry #2002: start is "nine"); skipped"#,
+            "hub change 4 from desktop cannot be read (entry #2002: no field colour); skipped",
+            #"hub change 5 from desktop cannot be read (entry #2002: base of description is "soon"); skipped"#,
+            "hub change 6 from desktop cannot be read (entry: not JSON); skipped",
+            "hub change 7 from desktop cannot be read (kind timer); skipped",
+            "hub change 8 from desktop cannot be read (key k: its firing); skipped",
+        ])
+        let report = try t.store.hubApply(
+            batch.changes, through: 9, now: Self.at, physical: Self.at.seconds * 1000, merge: Merge.run)
+        #expect(report.applied == 1)
+        #expect(try state(t) == ["first", "", "1 row", ""])
+        #expect(try t.store.hubDevice()?.pulled == 9)
+    }
 }

@@ -28,10 +28,22 @@ extension Trackee.Hub {
                 if session.out.json {
                     session.out.emit(Conflicts.View(conflict, zone: session.zone))
                 } else {
-                    session.out.line(
-                        keep ? "brought back \(conflict.kind) #\(conflict.rowID); the next hub sync shares it"
-                            : "conflict \(conflict.id) closed; the merge stands")
+                    session.out.line(Self.line(conflict, keep: keep))
                 }
+            }
+        }
+
+        static func line(_ conflict: HubConflict, keep: Bool) -> String {
+            guard keep else { return "conflict \(conflict.id) closed; the merge stands" }
+            let row = "\(conflict.kind) #\(conflict.rowID)"
+            switch conflict.what {
+            case "overwritten":
+                return "put back the \(conflict.field ?? "field") of \(row) that \(conflict.lostDevice ?? "the other device") wrote; "
+                    + "the next hub sync shares it"
+            case "applied-twice":
+                return "conflict \(conflict.id) closed; work on a voided entry cannot be put back"
+            default:
+                return "brought back \(row); the next hub sync shares it"
             }
         }
     }
