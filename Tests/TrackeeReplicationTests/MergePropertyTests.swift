@@ -21,7 +21,7 @@ import TrackeeTestSupport
 ///
 /// `TRACKEE_MERGE_SEED` runs one seed; otherwise a fixed list runs, 24
 /// seeds or `TRACKEE_MERGE_SEEDS` of them. A failure names its seed.
-@Suite struct MergePropertyTests {
+@Suite(.serialized) struct MergePropertyTests {
     static let names = ["laptop", "desktop", "phone"]
     static let projects = ["Docs", "Review", "Mail"]
     /// 2026-11-23 08:00 UTC.
