@@ -31,7 +31,27 @@ public struct HybridStamp: Sendable, Hashable, Comparable, CustomStringConvertib
     /// `0001795165200000-00003-laptop`: fixed-width numbers first, so the
     /// text sorts as the stamps do (in SQL too, with a byte collation).
     public var description: String {
-        Self.padded(wall, 16) + "-" + Self.padded(Int64(counter), 5) + "-" + device
+        // Written into one buffer: a pull writes one per change.
+        guard wall >= 0, wall < 10_000_000_000_000_000, counter >= 0, counter < 100_000 else {
+            return Self.padded(wall, 16) + "-" + Self.padded(Int64(counter), 5) + "-" + device
+        }
+        let name = device.utf8
+        return String(unsafeUninitializedCapacity: 23 + name.count) { buffer in
+            var value = wall
+            for index in stride(from: 15, through: 0, by: -1) {
+                buffer[index] = UInt8(0x30 + value % 10)
+                value /= 10
+            }
+            buffer[16] = 0x2D
+            var count = Int64(counter)
+            for index in stride(from: 21, through: 17, by: -1) {
+                buffer[index] = UInt8(0x30 + count % 10)
+                count /= 10
+            }
+            buffer[22] = 0x2D
+            _ = buffer[23...].initialize(from: name)
+            return 23 + name.count
+        }
     }
 
     /// The stamp `description` wrote; nil for anything else. Read byte by

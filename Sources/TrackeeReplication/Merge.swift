@@ -42,6 +42,10 @@ struct Merge {
     private var plan: HubMergePlan
     /// Rows a pulled write of this batch reached: the newest such stamp.
     private var pulledInto: [HubRowKey: HybridStamp] = [:]
+    /// Entries this store never heard of that one change of this batch
+    /// made whole: their fields (not kept as writes, for speed; nothing
+    /// but ``projectEntries`` looks at them).
+    private var fresh: [HubRowKey: [HubValue]] = [:]
 
     /// The plan for `input`, or what it lacks.
     static func run(_ input: HubMergeInput) -> HubMergeResult {
@@ -150,7 +154,7 @@ struct Merge {
                 plan.voided.append(write.stamp)
             }
             for row in loser.made where row.table == .entry {
-                guard var state = rows[row] else { continue }
+                var state = rows[row] ?? HubRowState(key: row)
                 if !state.void {
                     state.void = true
                     plan.voidRows.append(row)
@@ -183,8 +187,7 @@ struct Merge {
                 // of: what a new device pulls by the thousand. (Clients and
                 // projects are few, and each is a write a field.)
                 plan.wholeRows.append((row, stamp))
-                for field in row.values.indices { state.writes[field] = [HubWrite(stamp: stamp, value: row.values[field]!)] }
-                rows[row.row] = state
+                fresh[row.row] = row.values.map { $0! }
                 pulledInto[row.row] = stamp
                 plan.report.applied += 1
                 continue
@@ -373,6 +376,16 @@ struct Merge {
             if state.writes[end].contains(where: { !$0.voided && $0.value == .null }) { timers.append((begun, key.id)) }
             if row[end] == .null { open.append(key) }
         }
+        for (key, fields) in fresh {
+            var row = fields
+            row[JournalTable.entryProject] = catalog.resolve(.project, row[JournalTable.entryProject].integer)
+                .map(HubValue.integer) ?? .null
+            made[key] = row
+            if row[end] == .null {
+                timers.append((row[start].integer ?? 0, key.id))
+                open.append(key)
+            }
+        }
         timers.sort { ($0.start, $0.id) < ($1.start, $1.id) }
         var derived: [HubRowKey: Int64] = [:]
         for key in open {
@@ -380,8 +393,8 @@ struct Merge {
             if begun < input.timerBornFrom { return HubMergeNeeds(timerBornFrom: begun) }
             if let next = timers.first(where: { ($0.start, $0.id) > (begun, key.id) }) { derived[key] = next.start }
         }
-        for key in rows.keys.filter({ $0.table == .entry }).sorted() {
-            let state = rows[key]!
+        for key in (rows.keys.filter { $0.table == .entry } + fresh.keys).sorted() {
+            let state = rows[key] ?? HubRowState(key: key)
             var after = made[key].map { Self.image(key, $0) }
             if let end = derived[key] {
                 after![JournalTable.entryEnd] = .integer(end)

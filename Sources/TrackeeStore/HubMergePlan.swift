@@ -12,7 +12,7 @@ public struct HubMergeInput: Sendable {
     /// application of its keys wrote, every client and project, the
     /// running entry and those whose end the merge derived, and every
     /// entry begun as a timer from ``timerBornFrom`` on. A row the store
-    /// has never heard of is there too, empty.
+    /// has never heard of is not there: no row, no write, nothing void.
     public var rows: [HubRowKey: HubRowState]
     /// Every application of each key the batch names, held here.
     public var claims: [HubClaimKey: [HubStoredClaim]]

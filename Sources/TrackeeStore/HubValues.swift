@@ -6,34 +6,19 @@ public enum JournalTable: String, Sendable, CaseIterable, Comparable {
 
     /// Its columns, `id` first: the order of journal images, and the one
     /// list of them that the journal, the hub and the merge read.
-    public var columns: [String] {
-        switch self {
-        case .entry: return ["id", "project_id", "description", "tags", "start", "end", "source", "created", "updated"]
-        case .project: return ["id", "client_id", "name", "type", "billable", "rate_cents", "created"]
-        case .client: return ["id", "name", "created"]
-        }
-    }
+    public var columns: [String] { Self.layouts[index].columns }
 
     /// What a change to one of its rows sets: `_exists` (1 made, 0
     /// deleted), then every column but `id`, in ``columns``' order. A
     /// field's number here is its column's number in ``columns``.
-    public var fields: [String] { ["_exists"] + columns.dropFirst() }
+    public var fields: [String] { Self.layouts[index].fields }
 
     /// The values each field may hold; a change that gives another is
     /// not read.
-    public var fieldKinds: [HubValue.Kind] {
-        switch self {
-        case .entry:
-            return [.flag, .optionalInteger, .text, .text, .integer, .optionalInteger, .text, .integer, .integer]
-        case .project:
-            return [.flag, .optionalInteger, .text, .optionalText, .flag, .optionalInteger, .integer]
-        case .client:
-            return [.flag, .text, .integer]
-        }
-    }
+    public var fieldKinds: [HubValue.Kind] { Self.layouts[index].kinds }
 
     /// The number of `name` among ``fields``.
-    public func field(_ name: String) -> Int? { fields.firstIndex(of: name) }
+    public func field(_ name: String) -> Int? { Self.layouts[index].numbers[name] }
 
     /// What a field holds before any change has set it.
     public func defaultValue(_ field: Int) -> HubValue {
@@ -44,9 +29,38 @@ public enum JournalTable: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (a: JournalTable, b: JournalTable) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    private var index: Int {
+        switch self {
+        case .client: return 0
+        case .project: return 1
+        case .entry: return 2
+        }
     }
+
+    /// Made once: a pull reads them for every field of every change.
+    private struct Layout {
+        let columns: [String]
+        let fields: [String]
+        let kinds: [HubValue.Kind]
+        let numbers: [String: Int]
+
+        init(_ columns: [String], _ kinds: [HubValue.Kind]) {
+            self.columns = columns
+            fields = ["_exists"] + columns.dropFirst()
+            self.kinds = kinds
+            numbers = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+        }
+    }
+
+    private static let layouts = [
+        Layout(["id", "name", "created"], [.flag, .text, .integer]),
+        Layout(["id", "client_id", "name", "type", "billable", "rate_cents", "created"],
+               [.flag, .optionalInteger, .text, .optionalText, .flag, .optionalInteger, .integer]),
+        Layout(["id", "project_id", "description", "tags", "start", "end", "source", "created", "updated"],
+               [.flag, .optionalInteger, .text, .text, .integer, .optionalInteger, .text, .integer, .integer]),
+    ]
+
+    public static func < (a: JournalTable, b: JournalTable) -> Bool { a.index < b.index }
 }
 
 /// The numbers of the fields (and columns) the merge reads by name.

@@ -61,6 +61,12 @@ struct JSONObject {
         field(key)
         guard let value else { return text += "null" }
         text += "\""
+        // Most text needs no escape: it goes in whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""

@@ -34,7 +34,7 @@ extension Store {
                 }
                 break
             }
-            var writer = HubMergeWriter(db: db, now: now, loaded: Set(input.rows.keys))
+            var writer = HubMergeWriter(db: db, now: now, loaded: Set(input.rows.keys).union(plan.rows.map(\.row)))
             try writer.apply(plan)
             try db.execute(sql: "UPDATE hub_device SET pulled = max(pulled, ?), clock = ?",
                            arguments: [cursor, plan.clock.description])
@@ -120,10 +120,13 @@ struct HubMergeReader {
             let running = state.current?[JournalTable.entryEnd] == .null || state.derived
             return running ? start : nil
         }
+        // And the entries the batch leaves running. (One that a voided
+        // application had stopped may run again too: the merge asks for
+        // what lies before these when it finds one.)
         var from = open.min() ?? .max
         for change in input.changes {
             guard case .row(let row) = change.body, row.row.table == .entry,
-                  row.values[JournalTable.entryEnd] == HubValue.null || input.rows[row.row]?.current == nil,
+                  row.values[JournalTable.entryEnd] == HubValue.null,
                   let start = row.values[JournalTable.entryStart]?.integer
                       ?? input.rows[row.row]?.current?[JournalTable.entryStart].integer
             else { continue }
@@ -198,10 +201,7 @@ struct HubMergeReader {
         guard !keys.isEmpty else { return }
         try db.execute(sql: "DELETE FROM hub_concern")
         let insert = try db.cachedStatement(sql: "INSERT INTO hub_concern (kind, row_id) VALUES (?, ?)")
-        for key in keys {
-            try insert.execute(arguments: [key.table.rawValue, key.id])
-            input.rows[key] = HubRowState(key: key)
-        }
+        for key in keys { try insert.execute(arguments: [key.table.rawValue, key.id]) }
         for table in JournalTable.allCases {
             let columns = table.columns.map { "t.\"\($0)\"" }.joined(separator: ", ")
             let rows = try Row.fetchCursor(db, sql: """
@@ -210,7 +210,7 @@ struct HubMergeReader {
                 """)
             while let row = try rows.next() {
                 let image = (0..<table.columns.count).map { HubValue(row[$0] as DatabaseValue) }
-                input.rows[HubRowKey(table, row[0])]?.current = image
+                input.rows[HubRowKey(table, row[0]), default: HubRowState(key: HubRowKey(table, row[0]))].current = image
             }
         }
         let writes = try Row.fetchCursor(db, sql: """
@@ -227,19 +227,22 @@ struct HubMergeReader {
                   let stamp = HybridStamp(row[3] as String)
             else { continue }
             let key = HubRowKey(table, row[1])
-            input.rows[key]?.writes[field].append(HubWrite(
+            input.rows[key, default: HubRowState(key: key)].writes[field].append(HubWrite(
                 stamp: stamp, value: HubValue(row[4] as DatabaseValue), base: (row[5] as String?).flatMap(HybridStamp.init),
                 voided: row[6]))
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT v.kind, v.row_id FROM hub_concern c JOIN hub_void v ON v.kind = c.kind AND v.row_id = c.row_id
             """) {
-            if let table = JournalTable(rawValue: row[0]) { input.rows[HubRowKey(table, row[1])]?.void = true }
+            if let table = JournalTable(rawValue: row[0]) {
+                let key = HubRowKey(table, row[1])
+                input.rows[key, default: HubRowState(key: key)].void = true
+            }
         }
         for id in try Int64.fetchAll(db, sql: """
             SELECT d.entry_id FROM hub_concern c JOIN hub_derived d ON c.kind = 'entry' AND d.entry_id = c.row_id
             """) {
-            input.rows[HubRowKey(.entry, id)]?.derived = true
+            input.rows[HubRowKey(.entry, id), default: HubRowState(key: HubRowKey(.entry, id))].derived = true
         }
     }
 }
@@ -267,7 +270,8 @@ extension HubValue {
 struct HubMergeWriter {
     let db: Database
     let now: Instant
-    /// The rows the merge was given: a repoint leaves them to the plan.
+    /// The rows the merge was given or the plan writes: a repoint leaves
+    /// them to the plan.
     let loaded: Set<HubRowKey>
     /// Conflicts noted that were not open already.
     private(set) var conflicts = 0
@@ -293,10 +297,6 @@ struct HubMergeWriter {
                 made.base?.description,
             ])
         }
-        let whole = try db.cachedStatement(sql: "INSERT INTO hub_row (kind, row_id, stamp, body) VALUES (?, ?, ?, ?)")
-        for (change, stamp) in plan.wholeRows {
-            try whole.execute(arguments: [change.row.table.rawValue, change.row.id, stamp.description, change.text])
-        }
         for stamp in plan.voided {
             try db.execute(sql: "INSERT INTO hub_voided (stamp) VALUES (?) ON CONFLICT DO NOTHING", arguments: [stamp.description])
         }
@@ -320,7 +320,23 @@ struct HubMergeWriter {
         // Rows that go first, then those that stop running, then the rest:
         // no name, and no running timer, is held by two rows at once.
         let order = plan.rows.sorted { a, b in Self.rank(a) < Self.rank(b) }
-        for change in order { try row(change) }
+        // The entries a batch made whole, which a new device pulls by the
+        // thousand, go in set-wise, the rest one by one.
+        var bodies: [HubRowKey: (text: String, stamp: HybridStamp)] = [:]
+        for (change, stamp) in plan.wholeRows { bodies[change.row] = (change.text, stamp) }
+        var whole: [(change: HubMergePlan.RowChange, body: String, stamp: HybridStamp)] = []
+        for change in order {
+            if change.before == nil, change.after != nil, let body = bodies.removeValue(forKey: change.row) {
+                whole.append((change, body.text, body.stamp))
+            } else {
+                try row(change)
+            }
+        }
+        try insert(whole)
+        let kept = try db.cachedStatement(sql: "INSERT INTO hub_row (kind, row_id, stamp, body) VALUES (?, ?, ?, ?)")
+        for (key, body) in bodies {
+            try kept.execute(arguments: [key.table.rawValue, key.id, body.stamp.description, body.text])
+        }
         for repoint in plan.repoint { try self.repoint(repoint) }
         for (entry, derived) in plan.derived {
             try db.execute(sql: derived ? "INSERT OR IGNORE INTO hub_derived (entry_id) VALUES (?)"
@@ -409,23 +425,80 @@ struct HubMergeWriter {
     /// numbered on from the journal's last.
     private mutating func row(_ change: HubMergePlan.RowChange) throws {
         let table = change.row.table
-        let columns = table.columns
+        let sql = Self.statements[table]!
         switch (change.before, change.after) {
         case (_?, nil):
-            try db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE id = ?").execute(arguments: [change.row.id])
+            try db.cachedStatement(sql: sql.delete).execute(arguments: [change.row.id])
         case (nil, let after?):
-            try db.cachedStatement(sql: """
-                INSERT INTO \(table.rawValue) (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))
-                VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-                """).execute(arguments: StatementArguments(after.map(\.databaseValue)))
+            try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(after.map(\.databaseValue)))
         case (_?, let after?):
-            try db.cachedStatement(sql: """
-                UPDATE \(table.rawValue) SET \(columns.dropFirst().map { "\"\($0)\" = ?" }.joined(separator: ", ")) WHERE id = ?
-                """).execute(arguments: StatementArguments(after.dropFirst().map(\.databaseValue) + [change.row.id.databaseValue]))
+            try db.cachedStatement(sql: sql.update)
+                .execute(arguments: StatementArguments(after.dropFirst().map(\.databaseValue) + [change.row.id.databaseValue]))
         case (nil, nil):
             return
         }
         try journal(change.row, before: change.before, after: change.after, device: change.device, stamp: change.stamp)
+    }
+
+    /// Each table's statements, written once from its columns.
+    private static let statements: [JournalTable: (columns: String, insert: String, update: String, delete: String)] =
+        Dictionary(uniqueKeysWithValues: JournalTable.allCases.map { table in
+            let columns = table.columns
+            let into = "INSERT INTO \(table.rawValue) (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            return (table, (
+                columns: into,
+                insert: into + " VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                update: "UPDATE \(table.rawValue) SET \(columns.dropFirst().map { "\"\($0)\" = ?" }.joined(separator: ", ")) "
+                    + "WHERE id = ?",
+                delete: "DELETE FROM \(table.rawValue) WHERE id = ?"))
+        })
+
+    /// New entries, each made whole by one pulled change (what a new
+    /// device pulls by the thousand): the change kept (`hub_row`), the row
+    /// and its journal step, a hundred rows to a statement.
+    private mutating func insert(_ whole: [(change: HubMergePlan.RowChange, body: String, stamp: HybridStamp)]) throws {
+        for start in stride(from: 0, to: whole.count, by: Self.chunk) {
+            let rows = whole[start..<min(start + Self.chunk, whole.count)]
+            var kept: [DatabaseValue] = [], entries: [DatabaseValue] = [], steps: [DatabaseValue] = []
+            kept.reserveCapacity(rows.count * 4)
+            entries.reserveCapacity(rows.count * 9)
+            steps.reserveCapacity(rows.count * 10)
+            for (change, body, stamp) in rows {
+                let after = change.after!
+                let text = stamp.description
+                kept += ["entry".databaseValue, change.row.id.databaseValue, text.databaseValue, body.databaseValue]
+                entries += after.map(\.databaseValue)
+                nextSeq += 1
+                steps += [
+                    nextSeq.databaseValue, nextSeq.databaseValue, now.seconds.databaseValue,
+                    ("from " + stamp.device).databaseValue, change.row.id.databaseValue,
+                    HubJSON.image(.entry, after).databaseValue, text.databaseValue, stamp.device.databaseValue,
+                ]
+            }
+            let sql = rows.count == Self.chunk ? Self.chunkSQL : Self.insertSQL(rows.count)
+            try db.cachedStatement(sql: sql.kept).execute(arguments: StatementArguments(kept))
+            try db.cachedStatement(sql: sql.entries).execute(arguments: StatementArguments(entries))
+            try db.cachedStatement(sql: sql.steps).execute(arguments: StatementArguments(steps))
+        }
+    }
+
+    /// Rows to a statement of ``insert(_:)``.
+    private static let chunk = 100
+    private static let chunkSQL = insertSQL(chunk)
+
+    /// ``insert(_:)``'s three statements for `rows` rows.
+    private static func insertSQL(_ rows: Int) -> (kept: String, entries: String, steps: String) {
+        (values("INSERT INTO hub_row (kind, row_id, stamp, body)", 4, rows),
+         values(statements[.entry]!.columns, 9, rows),
+         values("INSERT INTO journal (seq, step, at, label, row_id, after, stamp, device, kind, automatic)", 8, rows,
+                constants: "'entry', 0"))
+    }
+
+    /// `head VALUES (?, …), …`: `rows` rows of `count` parameters (and
+    /// `constants` after them).
+    private static func values(_ head: String, _ count: Int, _ rows: Int, constants: String? = nil) -> String {
+        let one = "(" + ([String](repeating: "?", count: count) + (constants.map { [$0] } ?? [])).joined(separator: ", ") + ")"
+        return head + " VALUES " + [String](repeating: one, count: rows).joined(separator: ", ")
     }
 
     private mutating func journal(
@@ -448,7 +521,7 @@ struct HubMergeWriter {
     /// The entries the plan does not hold whose project `raw` means
     /// something else now.
     private mutating func repoint(_ repoint: HubMergePlan.Repoint) throws {
-        let ids = try Store.referring(db, to: repoint.raw).filter { !loaded.contains(HubRowKey(.entry, $0)) }
+        let ids = try Store.referring(db, to: repoint.raw, except: loaded)
         var changed = 0
         for id in ids {
             guard let current = try Store.entryImage(db, id), current[JournalTable.entryProject].integer != repoint.resolved
@@ -478,8 +551,8 @@ struct HubMergeWriter {
 
 extension Store {
     /// The entries whose project field, as its newest write that counts
-    /// says, is `raw`.
-    static func referring(_ db: Database, to raw: Int64) throws -> [Int64] {
+    /// says, is `raw`, but for those in `known`.
+    static func referring(_ db: Database, to raw: Int64, except known: Set<HubRowKey> = []) throws -> [Int64] {
         // By the indexes on references, named: with no statistics SQLite
         // would read every hub_row instead.
         let candidates = try Int64.fetchAll(db, sql: """
@@ -490,7 +563,9 @@ extension Store {
             WHERE kind = 'entry' AND json_extract(body, '$.fields.project_id') = ?1
             ORDER BY 1
             """, arguments: [raw])
-        return try candidates.filter { try liveField(db, HubRowKey(.entry, $0), "project_id") == .integer(raw) }
+        return try candidates.filter {
+            try !known.contains(HubRowKey(.entry, $0)) && liveField(db, HubRowKey(.entry, $0), "project_id") == .integer(raw)
+        }
     }
 
     /// A field's newest write that counts; nil when none does.
