@@ -7,8 +7,8 @@ import TrackeeStore
 
 /// `trackee run`'s replication through the hub: a sync at start, then one
 /// soon after each change made here (the store is looked at every
-/// ``look``), at the next look after another device's push is announced
-/// (`LISTEN`), and every ``minute`` regardless. A hub out of reach is tried
+/// ``look``), at once when another device's push is announced (`LISTEN`,
+/// waited for during each look), and every ``minute`` regardless. A hub out of reach is tried
 /// again after 1 s, 2 s, 4 s … up to a minute; the local store never waits
 /// for it.
 ///
@@ -66,10 +66,20 @@ public struct HubReplication: Service {
                 failing = nil
                 backoff = .seconds(1)
                 var last = clocks.wall.read().boot
+                let device = settings.device, look = Self.look.nanoseconds
                 while true {
-                    try await clocks.sleep.sleep(for: Self.look)
-                    let device = settings.device
-                    let announced = try await thread.run { try session.session.waitForPush(milliseconds: 0, excluding: device) }
+                    // The wait below is no cancellation point, and may take
+                    // the whole look.
+                    try Task.checkCancellation()
+                    // A look: the hub is listened to for up to its length,
+                    // and what of it the wait did not take is slept on the
+                    // clock (all of it, when the wait returns at once).
+                    let began = clocks.wall.read().boot
+                    let announced = try await thread.run {
+                        try session.session.waitForPush(milliseconds: Int32(look / 1_000_000), excluding: device)
+                    }
+                    let spent = clocks.wall.read().boot - began
+                    if !announced, spent < look { try await clocks.sleep.sleep(for: .nanoseconds(look - spent)) }
                     let now = try store.hubLocalHead()
                     let boot = clocks.wall.read().boot
                     if announced || now != head || boot - last >= Self.minute.nanoseconds {
