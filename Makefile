@@ -122,6 +122,9 @@ bench: build
 	@bench/http/run.sh $(BIN)
 	@echo "== the hub: 100 devices of 1,000 changes, a new device's pull, convergence, two daemons, one-shot cost (PostgreSQL 15)"
 	@bench/hub/run.sh $(BIN)
+	@echo "== the pure merge alone: 100,000 new entries and 100,000 edits, as the pull's batches"
+	@$(SWIFT) build -c release --product trackee-bench-merge
+	@.build/release/trackee-bench-merge | tee bench/out/merge.txt
 	@echo "== trackee run's service group through a week on a manual clock, alone (target: under 2 s in all)"
 	@$(SWIFT) build $(DEBUG_FLAGS) --build-tests
 	@$(SWIFT) test --skip-build --filter RunWeekTests 2>&1 | grep -E "a week of|passed|failed"

@@ -126,6 +126,10 @@ let package = Package(
         .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeReplication"]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
+        // The pure merge alone (make bench, beside bench/hub/run.sh's pull).
+        .executableTarget(
+            name: "trackee-bench-merge", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeReplication"],
+            path: "Benchmarks/MergeStep"),
         .target(name: "TrackeeTestSupport", path: "Tests/Support"),
         .executableTarget(name: "trackee-calendar-leaks", dependencies: ["TrackeeCore", "TrackeeCalendar"], path: "Tests/CalendarLeakCheck"),
         .testTarget(

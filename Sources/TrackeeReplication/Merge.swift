@@ -32,7 +32,7 @@ import TrackeeStore
 ///   smallest id is the row and the others its aliases; what refers to an
 ///   alias means the row.
 /// - **References.** A reference to a row that is not there means none.
-struct Merge {
+public struct Merge {
     private let input: HubMergeInput
     private var rows: [HubRowKey: HubRowState]
     private var claims: [HubClaimKey: [HubStoredClaim]]
@@ -48,7 +48,7 @@ struct Merge {
     private var fresh: [HubRowKey: [HubValue]] = [:]
 
     /// The plan for `input`, or what it lacks.
-    static func run(_ input: HubMergeInput) -> HubMergeResult {
+    public static func run(_ input: HubMergeInput) -> HubMergeResult {
         var merge = Merge(input)
         return merge.run()
     }
