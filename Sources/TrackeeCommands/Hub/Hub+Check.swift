@@ -23,12 +23,7 @@ extension Trackee.Hub {
                 let hub = try Trackee.Hub.settings(session)
                 let replicator = try Trackee.Hub.replicator()
                 let password = try Trackee.Hub.password(hub, environment: session.environment)
-                let report: HubCheckReport
-                do {
-                    report = try replicator.check(hub, password: password)
-                } catch {
-                    throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
-                }
+                let report = try Trackee.Hub.reaching(hub) { try replicator.check(hub, password: password) }
                 if session.out.json {
                     session.out.emit(report)
                     if !report.findings.isEmpty { throw ExitCode(1) }

@@ -27,12 +27,7 @@ extension Trackee.Hub {
             try Session.run(common) { session in
                 let (hub, password) = try Trackee.Hub.administrator(session, user: user)
                 let replicator = try Trackee.Hub.replicator()
-                let report: HubInitReport
-                do {
-                    report = try replicator.initialize(hub, password: password)
-                } catch {
-                    throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
-                }
+                let report = try Trackee.Hub.reaching(hub) { try replicator.initialize(hub, password: password) }
                 if session.out.json {
                     session.out.emit(report)
                     return

@@ -30,11 +30,8 @@ extension Trackee.Hub {
             try Session.run(common) { session in
                 let (hub, password) = try Trackee.Hub.administrator(session, user: user)
                 let replicator = try Trackee.Hub.replicator()
-                let report: HubLimitReport
-                do {
-                    report = try replicator.limit(hub, password: password, person: person, devices: devices)
-                } catch {
-                    throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
+                let report = try Trackee.Hub.reaching(hub) {
+                    try replicator.limit(hub, password: password, person: person, devices: devices)
                 }
                 if session.out.json {
                     session.out.emit(report)

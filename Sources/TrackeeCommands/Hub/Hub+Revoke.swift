@@ -28,10 +28,6 @@ extension Trackee.Hub {
         let hub = try settings(session)
         let replicator = try replicator()
         let password = try password(hub, environment: session.environment)
-        do {
-            try replicator.share(hub, password: password, with: person, level: level)
-        } catch {
-            throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
-        }
+        try reaching(hub) { try replicator.share(hub, password: password, with: person, level: level) }
     }
 }

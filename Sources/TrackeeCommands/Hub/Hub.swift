@@ -53,6 +53,16 @@ extension Trackee {
             return replicator
         }
 
+        /// What `body` gives, or, when the hub could not be used, its
+        /// sentence after the settings' place (exit status 75).
+        static func reaching<T>(_ hub: HubSettings, _ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch {
+                throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
+            }
+        }
+
         /// The password the settings point at, read now; nil leaves it to
         /// libpq (`~/.pgpass`, a socket's peer authentication).
         static func password(_ hub: HubSettings, environment: [String: String]) throws -> String? {
