@@ -70,15 +70,21 @@ demo: deps
 # against a private dbus-daemon; libdbus-1-dev itself is a build package);
 # curl and openssl (the HTTP tests' client, and their TLS certificate);
 # for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
-# and python3-jinja2 (Home Assistant's templates); and postgresql-15, whose
-# initdb and pg_ctl give the hub's tests a private cluster.
+# and python3-jinja2 (Home Assistant's templates); postgresql-15, whose
+# initdb and pg_ctl give the hub's tests a private cluster; and the
+# trackers `trackee import` is checked against: timewarrior, and Watson
+# (td-watson, which Debian lacks, from PyPI into .build-watson/venv).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
-	curl openssl nginx python3-jinja2 postgresql-15
+	curl openssl nginx python3-jinja2 postgresql-15 timewarrior python3-venv
+WATSON_VENV = .build-watson/venv
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
 test: deps
 	@scripts/install-deps.sh $(TEST_PACKAGES)
+	@test -x $(WATSON_VENV)/bin/watson || { python3 -m venv $(WATSON_VENV) && \
+		$(WATSON_VENV)/bin/pip install -q --disable-pip-version-check td-watson==2.1.0; } || \
+		echo "td-watson could not be installed from PyPI; the Watson import test will say it is skipped"
 	$(SWIFT) build $(DEBUG_FLAGS) --build-tests
 	@# Beside the Swift tests, which wait on processes and buses much of
 	@# the time and leave a core idle, one job builds the leak check (a
@@ -177,4 +183,4 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 clean:
-	rm -rf .build .build-sync .build-leaks
+	rm -rf .build .build-sync .build-leaks .build-watson

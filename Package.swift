@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "CDBusStatic"),
         .target(name: "TrackeeDesk", dependencies: ["TrackeeCore", "CDBus", "CDBusStatic"]),
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
+        // `trackee import`'s readers of other trackers' files.
+        .target(name: "TrackeeImport", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .target(
             name: "TrackeeStore",
             dependencies: [
@@ -113,6 +115,7 @@ let package = Package(
                 "TrackeeAutomation",
                 "TrackeeDaemon",
                 "TrackeeAPI",
+                "TrackeeImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -139,6 +142,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
+        .testTarget(name: "TrackeeImportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeImport"]),
         .testTarget(
             name: "TrackeeDaemonTests",
             dependencies: [

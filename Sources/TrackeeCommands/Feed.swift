@@ -44,7 +44,7 @@ extension Trackee {
                 // the feed before the store is touched.
                 var inputs: [(fd: Int32, name: String)] = []
                 defer { for input in inputs { Glibc.close(input.fd) } }
-                for file in files { inputs.append((try Self.open(file), file)) }
+                for file in files { inputs.append((try InputFile.open(file), file)) }
                 let (store, scratch) = try Self.store(session, dryRun: dryRun)
                 defer { scratch?.remove() }
                 var run = try FeedRun(automation: automation, store: store,
@@ -125,21 +125,6 @@ extension Trackee {
                              + "\(ignored) ignored" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
                              + ", \(counts.transitions) transition\(counts.transitions == 1 ? "" : "s"), "
                              + "\(counts.fired) rule\(counts.fired == 1 ? "" : "s") fired" + (run.dryRun ? " (dry run)" : ""))
-        }
-
-        /// Opens an input file for reading; one that is missing, unreadable
-        /// or a folder is EX_NOINPUT with its path.
-        private static func open(_ file: String) throws -> Int32 {
-            let fd = Glibc.open(file, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw CommandFailure.noInput("\(file): cannot read it (\(String(cString: strerror(errno))))")
-            }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                Glibc.close(fd)
-                throw CommandFailure.noInput("\(file): cannot read it (it is a directory)")
-            }
-            return fd
         }
     }
 }

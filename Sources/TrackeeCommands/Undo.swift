@@ -91,7 +91,12 @@ enum UndoReport {
         let entries = rows.filter { $0.table == "entry" }
         let again = entries.filter { $0.entry?.isRunning == true && !$0.wasRunning }
         let removed = entries.filter { $0.change == .removed }
-        let ids = { (rows: [RevertedRow]) in rows.map { "#\($0.id)" }.joined(separator: " ") }
+        // A whole import may be thousands: the first few and the last.
+        let ids = { (rows: [RevertedRow]) in
+            let shown = rows.count > 8 ? rows.prefix(3).map { "#\($0.id)" } + ["…", "#\(rows[rows.count - 1].id)"]
+                : rows.map { "#\($0.id)" }
+            return shown.joined(separator: " ")
+        }
         if removed.count == 1, removed[0].wasRunning {
             parts.append("removed running #\(removed[0].id)")
         } else if !removed.isEmpty {

@@ -19,12 +19,16 @@ public enum ChangeSource: Sendable, Hashable {
     case http(device: String)
     /// `trackee simulate`, on its throwaway store.
     case simulate
+    /// `trackee import`, from another tracker's data, by the format's
+    /// name (`timewarrior`, `watson`, `toggl`, `clockify`, `trackee`).
+    case imported(format: String)
 
     /// The sources without a name of their own, and the prefix of those
     /// with one (`rule`, `http`), as `--source` filters and the store name
     /// them.
     public enum Kind: String, Sendable, CaseIterable {
         case cli, rule, stdin, http, simulate
+        case imported = "import"
     }
 
     public var kind: Kind {
@@ -34,23 +38,27 @@ public enum ChangeSource: Sendable, Hashable {
         case .stdin: .stdin
         case .http: .http
         case .simulate: .simulate
+        case .imported: .imported
         }
     }
 
     /// Whether text stored for this kind names one of many (a rule, a
-    /// device) after `KIND:`, rather than being the kind's name alone.
-    public static func isNamed(_ kind: Kind) -> Bool { kind == .rule || kind == .http }
+    /// device, a format) after `KIND:`, rather than being the kind's name
+    /// alone.
+    public static func isNamed(_ kind: Kind) -> Bool { kind == .rule || kind == .http || kind == .imported }
 
     /// The text the store keeps for a named kind's sources before the name:
     /// `rule:`.
     public static func storedPrefix(_ kind: Kind) -> String { kind.rawValue + ":" }
 
-    /// `cli`, `rule:ID`, `stdin`, `http:DEVICE` or `simulate`.
+    /// `cli`, `rule:ID`, `stdin`, `http:DEVICE`, `simulate` or
+    /// `import:FORMAT`.
     public var storedText: String {
         switch self {
         case .cli, .stdin, .simulate: kind.rawValue
         case .rule(let id): Self.storedPrefix(.rule) + id
         case .http(let device): Self.storedPrefix(.http) + device
+        case .imported(let format): Self.storedPrefix(.imported) + format
         }
     }
 
@@ -62,7 +70,7 @@ public enum ChangeSource: Sendable, Hashable {
             case .cli: self = .cli
             case .stdin: self = .stdin
             case .simulate: self = .simulate
-            case .rule, .http, nil: return nil
+            case .rule, .http, .imported, nil: return nil
             }
             return
         }
@@ -71,6 +79,7 @@ public enum ChangeSource: Sendable, Hashable {
         switch Kind(rawValue: String(text[..<colon])) {
         case .rule: self = .rule(name)
         case .http: self = .http(device: name)
+        case .imported: self = .imported(format: name)
         case .cli, .stdin, .simulate, nil: return nil
         }
     }

@@ -1,29 +1,30 @@
-/// A JSON value (RFC 8259) as a pulled change holds it. Numbers are kept
-/// whole when they are integers; an object keeps each value's text too, so
-/// that a part of a change can be kept as it came.
-enum JSONValue: Equatable {
+/// A JSON value (RFC 8259) as another program wrote it: a change pulled
+/// from the hub, a file to import. Numbers are kept whole when they are
+/// integers; an object keeps each value's text too, so that a part of a
+/// change can be kept as it came.
+public enum JSONNode: Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
     case number(Double)
     case string(String)
-    case array([JSONValue])
+    case array([JSONNode])
     case object([Member])
 
-    struct Member: Equatable {
-        var key: String
-        var value: JSONValue
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONNode
         /// The value's own text.
-        var text: Substring
+        public var text: Substring
     }
 
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONNode? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The text of member `key`'s value.
-    func text(of key: String) -> Substring? {
+    public func text(of key: String) -> Substring? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.text
     }
@@ -31,9 +32,10 @@ enum JSONValue: Equatable {
 
 /// Reads one JSON document from text, byte by byte: a pull reads one per
 /// change, by the thousand.
-struct JSONReader {
-    struct Failure: Error, Equatable {
-        var offset: Int
+public struct JSONReader {
+    public struct Failure: Error, Equatable {
+        /// The byte where it stopped being JSON.
+        public var offset: Int
     }
 
     private let text: String
@@ -41,12 +43,61 @@ struct JSONReader {
     private var at = 0
 
     /// The document in `text`; throws where it is not JSON.
-    static func read(_ text: String) throws(Failure) -> JSONValue {
+    public static func read(_ text: String) throws(Failure) -> JSONNode {
         var reader = JSONReader(text: text)
         let value = try reader.value()
         reader.space()
         guard reader.at == reader.bytes.count else { throw Failure(offset: reader.at) }
         return value
+    }
+
+    /// The elements of the array `text` holds, each with the line it
+    /// begins on (1 for the first), so that what is wrong with one can
+    /// name its place; throws where it is not an array of JSON values,
+    /// with the line there.
+    public static func lines(_ text: String) throws(Failure) -> [(value: JSONNode, line: Int)] {
+        var reader = JSONReader(text: text)
+        reader.space()
+        guard reader.at < reader.bytes.count, reader.bytes[reader.at] == UInt8(ascii: "[") else {
+            throw Failure(offset: reader.at)
+        }
+        reader.at += 1
+        var elements: [(JSONNode, Int)] = []
+        var current = 1, counted = 0
+        func line(at offset: Int) -> Int {
+            while counted < offset {
+                if reader.bytes[counted] == 0x0A { current += 1 }
+                counted += 1
+            }
+            return current
+        }
+        reader.space()
+        if reader.at < reader.bytes.count, reader.bytes[reader.at] == UInt8(ascii: "]") {
+            reader.at += 1
+        } else {
+            while true {
+                reader.space()
+                let begins = line(at: reader.at)
+                elements.append((try reader.value(), begins))
+                reader.space()
+                guard reader.at < reader.bytes.count else { throw Failure(offset: reader.at) }
+                if reader.bytes[reader.at] == UInt8(ascii: ",") {
+                    reader.at += 1
+                    continue
+                }
+                guard reader.bytes[reader.at] == UInt8(ascii: "]") else { throw Failure(offset: reader.at) }
+                reader.at += 1
+                break
+            }
+        }
+        reader.space()
+        guard reader.at == reader.bytes.count else { throw Failure(offset: reader.at) }
+        return elements
+    }
+
+    /// The line (1 for the first) of byte `offset` of `text`.
+    public static func line(of offset: Int, in text: String) -> Int {
+        1 + text.utf8.prefix(offset).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
     private init(text: String) {
@@ -60,7 +111,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func value() throws(Failure) -> JSONValue {
+    private mutating func value() throws(Failure) -> JSONNode {
         space()
         guard at < bytes.count else { throw Failure(offset: at) }
         switch bytes[at] {
@@ -81,9 +132,9 @@ struct JSONReader {
         at += count
     }
 
-    private mutating func object() throws(Failure) -> JSONValue {
+    private mutating func object() throws(Failure) -> JSONNode {
         at += 1
-        var members: [JSONValue.Member] = []
+        var members: [JSONNode.Member] = []
         space()
         if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
             at += 1
@@ -112,9 +163,9 @@ struct JSONReader {
         }
     }
 
-    private mutating func array() throws(Failure) -> JSONValue {
+    private mutating func array() throws(Failure) -> JSONNode {
         at += 1
-        var items: [JSONValue] = []
+        var items: [JSONNode] = []
         space()
         if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
             at += 1
@@ -214,7 +265,7 @@ struct JSONReader {
         return code
     }
 
-    private mutating func number() throws(Failure) -> JSONValue {
+    private mutating func number() throws(Failure) -> JSONNode {
         let start = at
         if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
         var whole = true

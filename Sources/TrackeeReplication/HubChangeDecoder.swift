@@ -20,7 +20,7 @@ enum HubChangeDecoder {
             return .failure(Refusal(description:
                 "\(prefix) cannot be read (its clock names device \(stamp.device)); skipped"))
         }
-        let json: JSONValue
+        let json: JSONNode
         do {
             json = try JSONReader.read(change.body)
         } catch {
@@ -47,7 +47,7 @@ enum HubChangeDecoder {
     }
 
     /// `{"id": 2001, "fields": {…}, "base": {…}}`.
-    private static func row(_ table: JournalTable, _ json: JSONValue, text: String) throws -> HubRowChange {
+    private static func row(_ table: JournalTable, _ json: JSONNode, text: String) throws -> HubRowChange {
         guard case .integer(let id)? = json["id"] else { throw Refusal(description: "\(table.rawValue): no id") }
         let row = HubRowKey(table, id)
         guard case .object(let fields)? = json["fields"], !fields.isEmpty else {
@@ -84,7 +84,7 @@ enum HubChangeDecoder {
     }
 
     /// `{"key": …, "kind": …, "row": {…}, "made": [[kind, id], …], "writes": [[stamp, kind, id], …]}`.
-    private static func key(_ json: JSONValue) throws -> HubChange.Body {
+    private static func key(_ json: JSONNode) throws -> HubChange.Body {
         guard case .string(let key)? = json["key"], case .string(let kind)? = json["kind"],
               let ledger = json["row"], let ledgerText = json.text(of: "row")
         else { throw Refusal(description: "key: no key, kind or row") }
@@ -139,7 +139,7 @@ enum HubChangeDecoder {
 
     /// An intent log row: a start, stop or cancel with its times, as
     /// ``HubLoggedIntent`` has it; nil for anything else.
-    private static func intent(_ row: JSONValue) -> HubLoggedIntent? {
+    private static func intent(_ row: JSONNode) -> HubLoggedIntent? {
         guard let applied = row["applied"].flatMap(integer), let at = row["at"].flatMap(integer),
               case .string(let source)? = row["source"], case .string(let action)? = row["action"],
               ["start", "stop", "cancel"].contains(action), case .string(let parameters)? = row["parameters"],
@@ -152,19 +152,19 @@ enum HubChangeDecoder {
             entryID: entry, previousEntryID: previous, key: key, firing: firing)
     }
 
-    private static func integer(_ value: JSONValue) -> Int64? {
+    private static func integer(_ value: JSONNode) -> Int64? {
         if case .integer(let n) = value { return n }
         return nil
     }
 
-    private static func string(_ value: JSONValue) -> String? {
+    private static func string(_ value: JSONNode) -> String? {
         if case .string(let s) = value { return s }
         return nil
     }
 
     /// A member that may be absent or null (`.some(nil)`), or else must be
     /// what `read` reads; nil when it is something else.
-    private static func optional<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> T?? {
+    private static func optional<T>(_ value: JSONNode?, _ read: (JSONNode) -> T?) -> T?? {
         guard let value, value != .null else { return .some(nil) }
         return read(value).map { .some($0) }
     }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 20
+    static let version = 21
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -321,6 +321,9 @@ enum Schema {
         }
         migrator.registerMigration("v20-hub-writes") { db in
             try Schema.hubWrites(db)
+        }
+        migrator.registerMigration("v21-import-keys") { db in
+            try Schema.importKeys(db)
         }
         return migrator
     }

@@ -44,9 +44,10 @@ extension Store {
     /// Finds the project a user named, creating it (and its client) on first
     /// use when `newProjects` allows. Without a client, a name that exists
     /// under several clients is ambiguous rather than guessed.
+    /// A project it creates is `billable` at `rateCents` (an import's).
     func resolveProject(
         _ db: Database, name: String?, client: String?, now: Instant, newProjects: NewProjects,
-        step: inout JournalStep
+        step: inout JournalStep, billable: Bool = false, rateCents: Int64? = nil
     ) throws -> ResolvedProject {
         let name = try name.map { try validName($0, kind: "project") }
         let client = try client.map { try validName($0, kind: "client") }
@@ -69,7 +70,8 @@ extension Store {
                 clientRecord = new
             }
             let clientID = clientRecord!.id!
-            var project = ProjectRecord(clientID: clientID, name: name, billable: false, created: now.seconds)
+            var project = ProjectRecord(
+                clientID: clientID, name: name, billable: billable, rateCents: rateCents, created: now.seconds)
             try project.insert(db)
             try step.record(db, .project, id: project.id!, before: nil, after: project.image)
             created.append("project \"\(name)\"")
@@ -79,7 +81,7 @@ extension Store {
             return ResolvedProject(projectID: project.id)
         }
         if newProjects == .refuse { throw try noSuchProject(db, name: name, client: nil) }
-        var project = ProjectRecord(clientID: nil, name: name, billable: false, created: now.seconds)
+        var project = ProjectRecord(clientID: nil, name: name, billable: billable, rateCents: rateCents, created: now.seconds)
         try project.insert(db)
         try step.record(db, .project, id: project.id!, before: nil, after: project.image)
         return ResolvedProject(projectID: project.id, created: ["project \"\(name)\""])

@@ -86,6 +86,9 @@ extension Store {
                 throw StoreError.undoConflict(step: target.label, reason: try changedOutside(db, row.table, id: row.id))
             }
             var step = JournalStep("undo \"\(target.label)\"", at: now, undoes: target.step)
+            // An import undone is forgotten: importing the file again adds
+            // its rows again.
+            try db.execute(sql: "DELETE FROM import_key WHERE step = ?", arguments: [target.step])
             // Backwards, so parents come back before their children and
             // children go before their parents.
             for row in rows.reversed() {

@@ -57,6 +57,7 @@ import TrackeeTestSupport
         ("summary", ["summary", "--by", "tag", "-p", "Docs"], 0),
         ("tags", ["tags"], 0),
         ("tags", ["tags", "--from", "2026-11-01"], 0),
+        ("import", ["import", "clockify", "clockify.csv"], 0),
         ("rules check", ["rules", "check", "rules.yaml"], 0),
         ("rules next", ["rules", "next", "--rules", "rules.yaml", "--from", "2026-11-22 00:00", "--count", "5"], 0),
         ("simulate", ["simulate", "--rules", "rules.yaml", "--from", "monday", "--to", "tuesday"], 0),
@@ -211,6 +212,13 @@ import TrackeeTestSupport
         let t = try RecipeTests.sandbox(now: "2026-11-20 12:00")
         try t.write(Self.rules, to: "rules.yaml")
         try t.write(Self.fixes, to: "fixes.csv")
+        // An entry that overlaps the one before it, for the import's
+        // overlapping list.
+        try t.write("""
+            Project,Client,Description,Start Date,Start Time,End Date,End Time
+            Docs,Acme,Imported,2026-11-02,09:00,2026-11-02,10:00
+            Docs,Acme,Overlapping,2026-11-02,09:30,2026-11-02,10:30
+            """, to: "clockify.csv")
         try t.write(Self.settings, to: "config/trackee/config.yaml")
         try FileManager.default.createDirectory(atPath: t.path("home/.calendars/broken"), withIntermediateDirectories: true)
         try t.write(Self.brokenCalendar, to: "home/.calendars/broken/broken.ics")

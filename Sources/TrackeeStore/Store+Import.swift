@@ -1,0 +1,138 @@
+import GRDB
+import TrackeeCore
+
+/// One finished entry another tracker (or trackee itself) exported, as
+/// `trackee import` read it.
+public struct ImportRow: Sendable, Equatable {
+    /// Where it came from and what it is there (`timewarrior:20261120T080000Z`):
+    /// the same row of a later export has the same key.
+    public var key: String
+    /// Its line in the file, for what is said about it.
+    public var line: Int
+    public var start: Instant
+    public var end: Instant
+    public var project: String?
+    public var client: String?
+    public var description: String
+    public var tags: [String]
+    /// Whether a project made for it is billable, and its hourly rate in
+    /// cents.
+    public var billable: Bool
+    public var rateCents: Int64?
+    /// trackee's own exports: the id to keep where it is free, and the
+    /// source as it was; others are `import:FORMAT`.
+    public var id: Int64?
+    public var source: String?
+
+    public init(key: String, line: Int, start: Instant, end: Instant, project: String?, client: String?,
+                description: String, tags: [String], billable: Bool = false, rateCents: Int64? = nil, id: Int64? = nil,
+                source: String? = nil) {
+        self.key = key
+        self.line = line
+        self.start = start
+        self.end = end
+        self.project = project
+        self.client = client
+        self.description = description
+        self.tags = tags
+        self.billable = billable
+        self.rateCents = rateCents
+        self.id = id
+        self.source = source
+    }
+}
+
+/// What an import did (or, with a dry run, would do).
+public struct ImportReport: Sendable, Equatable {
+    /// Each entry added: its line in the file and its id.
+    public var added: [(line: Int, id: Int64)] = []
+    /// Rows imported before (their key is known), passed over.
+    public var known = 0
+    /// Entries added that overlap an entry the store had: the line, the
+    /// new entry, and the one it overlaps.
+    public var overlapping: [(line: Int, id: Int64, overlaps: Int64)] = []
+    /// What the import made, in order: `client "Acme"`, `project "Docs"`.
+    public var created: [String] = []
+    /// The import's journal step (what `undo` takes back); nil when it
+    /// added nothing.
+    public var step: Int64?
+
+    public init() {}
+
+    public static func == (a: ImportReport, b: ImportReport) -> Bool {
+        a.added.map(\.line) == b.added.map(\.line) && a.added.map(\.id) == b.added.map(\.id) && a.known == b.known
+            && a.overlapping.map(\.id) == b.overlapping.map(\.id) && a.created == b.created && a.step == b.step
+    }
+}
+
+extension Store {
+    /// Adds what another tracker exported, as one step that `undo` takes
+    /// back whole: each row once (a row whose key an earlier import added
+    /// is passed over), its client and project made as it needs them. A
+    /// row that overlaps an entry the store already had is added all the
+    /// same and reported. `dryRun` says what would be added and changes
+    /// nothing.
+    public func importRows(_ rows: [ImportRow], format: String, dryRun: Bool, now: Instant) throws -> ImportReport {
+        try write { db in
+            var report = ImportReport()
+            try db.inSavepoint {
+                report = try importRows(db, rows, format: format, now: now)
+                return dryRun ? .rollback : .commit
+            }
+            return report
+        }
+    }
+
+    private func importRows(_ db: Database, _ rows: [ImportRow], format: String, now: Instant) throws -> ImportReport {
+        var report = ImportReport()
+        var step = JournalStep("import \(format)", at: now)
+        var projects: [String: Int64?] = [:]
+        var seen: Set<String> = []
+        let known = try db.cachedStatement(sql: "SELECT 1 FROM import_key WHERE key = ?")
+        let overlap = try db.cachedStatement(sql: """
+            SELECT id FROM entry WHERE ("end" > ?1 OR "end" IS NULL) AND start < ?2 ORDER BY start LIMIT 1
+            """)
+        let free = try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE id = ?")
+        let keep = try db.cachedStatement(sql: "INSERT INTO import_key (key, entry_id, step) VALUES (?, ?, ?)")
+        let joined = try HubIDs.number(db) != nil
+        let source = ChangeSource.imported(format: format).storedText
+        var keys: [(key: String, id: Int64)] = []
+        // In the order they happened: an overlap is then with what came
+        // before, in the store or in the file.
+        for row in rows.sorted(by: { ($0.start, $0.line) < ($1.start, $1.line) }) {
+            guard seen.insert(row.key).inserted, try Row.fetchOne(known, arguments: [row.key]) == nil else {
+                report.known += 1
+                continue
+            }
+            var projectID: Int64?
+            if let name = row.project {
+                let handle = (row.client ?? "") + "\u{0}" + name
+                if let found = projects[handle] {
+                    projectID = found
+                } else {
+                    let resolved = try resolveProject(
+                        db, name: name, client: row.client, now: now, newProjects: .create, step: &step,
+                        billable: row.billable, rateCents: row.rateCents)
+                    report.created += resolved.created
+                    projects[handle] = resolved.projectID
+                    projectID = resolved.projectID
+                }
+            }
+            let overlapped = try Int64.fetchOne(overlap, arguments: [row.start.seconds, row.end.seconds])
+            var id = try HubIDs.next(db, .entry)
+            if !joined, let wanted = row.id, try Row.fetchOne(free, arguments: [wanted]) == nil { id = wanted }
+            var record = EntryRecord(
+                id: id, projectID: projectID, description: row.description, tags: Tags.encode(Tags.normalize(row.tags)),
+                start: row.start.seconds, end: row.end.seconds, source: row.source ?? source, created: now.seconds,
+                updated: now.seconds)
+            try record.insert(db)
+            try step.record(db, .entry, id: record.id!, before: nil, after: record.image)
+            keys.append((row.key, record.id!))
+            report.added.append((row.line, record.id!))
+            if let overlapped { report.overlapping.append((row.line, record.id!, overlapped)) }
+        }
+        for (key, id) in keys { try keep.execute(arguments: [key, id, step.id]) }
+        report.step = step.id
+        return report
+    }
+}
