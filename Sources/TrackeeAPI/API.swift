@@ -94,18 +94,31 @@ public final class API: Sendable {
     /// The caller, or the problem: 429 for an address over its failures,
     /// the one 401 for credentials missing or wrong (counted against the
     /// address and logged with it).
+    ///
+    /// A failure is taken from the address before the check and given
+    /// back when the check succeeds, so checks under way at the same time
+    /// count as well: however many requests arrive together, no more of
+    /// them are checked than the address may fail.
     private func authenticate(_ request: APIRequest) throws(Problem) -> Authentication.Caller {
         let address = ClientAddress.of(request, trusting: trustedProxies)
-        let seconds = Double(now().seconds)
-        if let wait = failures.peek(address.key, now: seconds) {
+        if let wait = failures.take(address.key, now: Double(now().seconds)) {
             throw Problem.failuresLimited(perMinute: failures.perMinute, retryAfter: wait)
         }
-        switch try Authentication.caller(of: request, credentials: credentials) {
+        let checked: Result<Authentication.Caller, Authentication.Failure>
+        do {
+            checked = try Authentication.caller(of: request, credentials: credentials)
+        } catch {
+            // The store failed, not the caller.
+            failures.giveBack(address.key)
+            log?.unchecked(error)
+            throw Problem.internalError("The credentials could not be checked; the daemon's log says why.")
+        }
+        switch checked {
         case .failure(let failure):
-            _ = failures.take(address.key, now: seconds)
             log?.failed(failure, from: address)
             throw Problem.unauthenticated
         case .success(let caller):
+            failures.giveBack(address.key)
             return caller
         }
     }

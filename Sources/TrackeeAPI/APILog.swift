@@ -40,6 +40,12 @@ public struct APILog: Sendable {
         logger.warning("http: authentication failed from \(address.text): \(failure)")
     }
 
+    /// Why credentials could not be checked (the store failed), which
+    /// the 500 answer refers to.
+    func unchecked(_ error: any Error) {
+        logger.error("http: the credentials could not be checked: \(error)")
+    }
+
     /// The access line of a request, when the settings ask for it.
     /// `started` is on ``ticks``.
     func served(method: String, path: String, status: Int, device: String?, started: UInt64) {

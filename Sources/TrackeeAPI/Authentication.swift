@@ -39,28 +39,22 @@ enum Authentication {
     }
 
     /// The caller of `request`, or why its credentials are refused; a
-    /// throw only when they could not be checked (500).
-    static func caller(
-        of request: APIRequest, credentials: any APICredentials
-    ) throws(Problem) -> Result<Caller, Failure> {
+    /// throw only when they could not be checked (the credentials' error).
+    static func caller(of request: APIRequest, credentials: any APICredentials) throws -> Result<Caller, Failure> {
         guard let authorization = request.header("Authorization") else { return .failure(.missing) }
-        do {
-            if let secret = value(authorization, scheme: "bearer") {
-                guard !secret.isEmpty else { return .failure(.unreadable) }
-                guard let principal = try credentials.principal(bearer: secret) else { return .failure(.unknownToken) }
-                return .success(Caller(principal: principal, scheme: .bearer))
-            }
-            guard let encoded = value(authorization, scheme: "basic"),
-                  let decoded = Data(base64Encoded: encoded).flatMap({ String(data: $0, encoding: .utf8) }),
-                  let colon = decoded.firstIndex(of: ":")
-            else { return .failure(.unreadable) }
-            guard let principal = try credentials.principal(
-                basicUser: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
-            else { return .failure(.unknownBasic) }
-            return .success(Caller(principal: principal, scheme: .basic))
-        } catch {
-            throw Problem.internalError("The credentials could not be checked; the daemon's log says why.")
+        if let secret = value(authorization, scheme: "bearer") {
+            guard !secret.isEmpty else { return .failure(.unreadable) }
+            guard let principal = try credentials.principal(bearer: secret) else { return .failure(.unknownToken) }
+            return .success(Caller(principal: principal, scheme: .bearer))
         }
+        guard let encoded = value(authorization, scheme: "basic"),
+              let decoded = Data(base64Encoded: encoded).flatMap({ String(data: $0, encoding: .utf8) }),
+              let colon = decoded.firstIndex(of: ":")
+        else { return .failure(.unreadable) }
+        guard let principal = try credentials.principal(
+            basicUser: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
+        else { return .failure(.unknownBasic) }
+        return .success(Caller(principal: principal, scheme: .basic))
     }
 
     /// Whether `caller` may call `route`: 401 (with the route's own

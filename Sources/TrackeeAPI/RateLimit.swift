@@ -43,6 +43,16 @@ final class RateLimit: Sendable {
         }
     }
 
+    /// Returns what ``take(_:now:)`` took from `key`. A bucket full again
+    /// is dropped: it holds nothing a new one would not.
+    func giveBack(_ key: String) {
+        buckets.withLock { buckets in
+            guard var bucket = buckets[key] else { return }
+            bucket.tokens += 1
+            buckets[key] = bucket.tokens >= Double(perMinute) ? nil : bucket
+        }
+    }
+
     /// What ``take(_:now:)`` would answer, taking nothing.
     func peek(_ key: String, now: Double) -> Int? {
         buckets.withLock { buckets in

@@ -65,6 +65,29 @@ import TrackeeStore
         #expect(h.api.failures.count == 0)
     }
 
+    /// A check that succeeds gives back what it took: nine failures, then
+    /// any number of successes, leave the address its tenth failure.
+    /// Credentials that could not be checked (the store failed) are not
+    /// the caller's failure either.
+    @Test func onlyFailuresCountAgainstTheAddress() async throws {
+        let h = try Harness()
+        for _ in 0..<9 {
+            #expect(await h.send("GET", "/v1/status", token: "guess", peer: "203.0.113.7").status == 401)
+        }
+        for _ in 0..<20 {
+            #expect(await h.send("GET", "/v1/status", peer: "203.0.113.7").status == 200)
+            let broken = await h.send("GET", "/v1/status", token: "secret-broken", peer: "203.0.113.7")
+            #expect(broken.status == 500)
+            #expect(broken.text == problem(
+                500, "internal", "The store failed", "The credentials could not be checked; the daemon's log says why."))
+        }
+        #expect(await h.send("GET", "/v1/status", token: "guess", peer: "203.0.113.7").status == 401)
+        #expect(await h.send("GET", "/v1/status", peer: "203.0.113.7") == Self.limited(6))
+        let failure = "\(Self.failed) 203.0.113.7: a Bearer token that is not a token of this store"
+        #expect(h.log.all == Array(repeating: failure, count: 9)
+            + Array(repeating: "error: http: the credentials could not be checked: Broken()", count: 20) + [failure])
+    }
+
     /// One line per failure, with the address and why; no part of what
     /// was sent: not the token, not Basic's user or password, not the
     /// header's Base64.

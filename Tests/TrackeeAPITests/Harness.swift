@@ -55,7 +55,13 @@ struct FakeCredentials: APICredentials {
         "secret-read": APIPrincipal(device: "dashboard", scopes: ["read"]),
     ]
 
-    func principal(bearer secret: String) throws -> APIPrincipal? { bearers[secret] }
+    /// A store that cannot be read.
+    struct Broken: Error {}
+
+    func principal(bearer secret: String) throws -> APIPrincipal? {
+        if secret == "secret-broken" { throw Broken() }
+        return bearers[secret]
+    }
 
     func principal(basicUser: String, password: String) throws -> APIPrincipal? {
         guard basicUser == "phone", password == "ot-secret" else { return nil }
