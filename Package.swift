@@ -69,7 +69,7 @@ let package = Package(
         // it parsed requests.
         .target(
             name: "TrackeeAPI",
-            dependencies: ["TrackeeCore", "TrackeeStore"],
+            dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("openapi.json")]),
         // The HTTP API's server (issue 20): SwiftNIO's HTTP/1.1 under
         // TrackeeAPI, as a service of `trackee run`. Plain HTTP only: TLS is
@@ -167,7 +167,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "TrackeeAPITests",
-            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),
         .testTarget(name: "TrackeeCalendarTests", dependencies: ["TrackeeCore", "TrackeeCalendar", "TrackeeTestSupport"], exclude: ["Calendars"]),

@@ -29,6 +29,11 @@ public final class API: Sendable {
     /// The timer requests on their way to the store.
     let batches: IntentBatches
     let rateLimit: RateLimit?
+    /// Failed authentications per address, a limit that is always on.
+    let failures = RateLimit(perMinute: HTTPSettings.failedAuthenticationsPerMinute)
+    /// The settings' `trusted_proxies`, as ``ClientAddress`` writes them.
+    let trustedProxies: Set<String>
+    let log: APILog?
     /// Given, the status is read once per store change and second.
     let generation: StoreGeneration?
     let statusCache = GenerationCache<Int64, [UInt8]>(limit: 4)
@@ -40,14 +45,19 @@ public final class API: Sendable {
     /// limits each token's requests (nil: no limit). `generation`, when
     /// the caller watches the store for changes, lets reads be kept until
     /// the next one; the API advances it after its own writes.
+    /// `trustedProxies` are the addresses whose `X-Forwarded-For` names
+    /// the client (see ``ClientAddress``); `log` is where failed
+    /// authentications and, if asked, each request are logged.
     public init(
         store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday = .monday,
         now: @escaping @Sendable () -> Instant, credentials: any APICredentials, daemon: any APIDaemon,
-        perMinute: Int? = nil, generation: StoreGeneration? = nil
+        perMinute: Int? = nil, generation: StoreGeneration? = nil, trustedProxies: [String] = [], log: APILog? = nil
     ) {
         self.generation = generation
         batches = IntentBatches(store: store, clock: now)
-        rateLimit = perMinute.map(RateLimit.init(perMinute:))
+        rateLimit = perMinute.map { RateLimit(perMinute: $0) }
+        self.trustedProxies = Set(trustedProxies.compactMap { ClientAddress($0)?.text })
+        self.log = log
         self.store = store
         self.zone = zone
         self.createsProjects = createsProjects
@@ -59,43 +69,108 @@ public final class API: Sendable {
 
     /// The answer to `request`. Failures are `application/problem+json`
     /// answers; this never throws.
+    ///
+    /// The request is authenticated before it is routed, so a caller
+    /// without credentials gets the same 401 whatever it asks for (no 404
+    /// or 405 tells it which routes exist); an address that failed too
+    /// often lately gets 429 before its credentials are looked at.
     public func answer(_ request: APIRequest) async -> APIResponse {
+        let started = request.arrived ?? log?.ticks() ?? 0
+        var device: String?
+        let response: APIResponse
         do {
-            let route = try Route.find(method: request.method, path: request.path)
-            let principal = try Authentication.principal(for: route, request: request, credentials: credentials)
-            try rateLimit?.admit(principal.device, now: Double(now().seconds))
-            // A write here is known at once, not only when inotify tells.
-            defer { if route.method != "GET" { generation?.advance() } }
-            switch route.endpoint {
-            case .start, .stop, .cancel:
-                return try await timer(route, request, principal)
-            case .status:
-                return try status()
-            case .entries:
-                return try entries(request)
-            case .focus:
-                let (line, bodyKey) = try FocusRequest.line(request.body)
-                return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: bodyKey))
-            case .events:
-                let line = try EventsRequest.line(request.body)
-                return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: nil))
-            case .ownTracks:
-                return try await ownTracks(request, principal)
-            case .eventStream:
-                let cursor = try storing { try EventStream.end(of: store) }
-                return APIResponse(
-                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-                    eventCursor: cursor)
-            case .openAPI:
-                return APIResponse(
-                    status: 200, headers: [("Content-Type", "application/json")], body: PackageResources.openapi_json)
-            }
+            let caller = try authenticate(request)
+            device = caller.principal.device
+            response = try await answer(request, from: caller)
         } catch {
             // Every step throws a Problem only (typed throws), so every
             // failure has its status and sentence.
-            return error.response
+            response = error.response
+        }
+        log?.served(method: request.method, path: request.path, status: response.status, device: device, started: started)
+        return response
+    }
+
+    /// The caller, or the problem: 429 for an address over its failures,
+    /// the one 401 for credentials missing or wrong (counted against the
+    /// address and logged with it).
+    ///
+    /// A failure is taken from the address before the check and given
+    /// back when the check succeeds, so checks under way at the same time
+    /// count as well: however many requests arrive together, no more of
+    /// them are checked than the address may fail.
+    private func authenticate(_ request: APIRequest) throws(Problem) -> Authentication.Caller {
+        let address = ClientAddress.of(request, trusting: trustedProxies)
+        if let wait = failures.take(address.key, now: Double(now().seconds)) {
+            throw Problem.failuresLimited(perMinute: failures.perMinute, retryAfter: wait)
+        }
+        let checked: Result<Authentication.Caller, Authentication.Failure>
+        do {
+            checked = try Authentication.caller(of: request, credentials: credentials)
+        } catch {
+            // The store failed, not the caller.
+            failures.giveBack(address.key)
+            log?.unchecked(error)
+            throw Problem.internalError("The credentials could not be checked; the daemon's log says why.")
+        }
+        switch checked {
+        case .failure(let failure):
+            log?.failed(failure, from: address)
+            throw Problem.unauthenticated
+        case .success(let caller):
+            failures.giveBack(address.key)
+            return caller
         }
     }
+
+    /// The answer to an authenticated request: 429 for a token over its
+    /// rate, then the route's.
+    private func answer(_ request: APIRequest, from caller: Authentication.Caller) async throws(Problem) -> APIResponse {
+        let device = caller.principal.device
+        if let rateLimit, let wait = rateLimit.take(device, now: Double(now().seconds)) {
+            throw Problem.rateLimited(device: device, perMinute: rateLimit.perMinute, retryAfter: wait)
+        }
+        let route = try Route.find(method: request.method, path: request.path)
+        try Authentication.authorize(caller, for: route)
+        let principal = caller.principal
+        // A write here is known at once, not only when inotify tells.
+        defer { if route.method != "GET" { generation?.advance() } }
+        switch route.endpoint {
+        case .start, .stop, .cancel:
+            return try await timer(route, request, principal)
+        case .status:
+            return try status()
+        case .entries:
+            return try entries(request)
+        case .focus:
+            let (line, bodyKey) = try FocusRequest.line(request.body)
+            return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: bodyKey))
+        case .events:
+            let line = try EventsRequest.line(request.body)
+            return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: nil))
+        case .ownTracks:
+            return try await ownTracks(request, principal)
+        case .eventStream:
+            let cursor = try storing { try EventStream.end(of: store) }
+            return APIResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
+                eventCursor: cursor)
+        case .openAPI:
+            return APIResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: PackageResources.openapi_json)
+        }
+    }
+
+    /// The access line of a request the server refused itself before the
+    /// API saw it (413, 408, 503), when the settings ask for access lines.
+    public func refused(method: String, path: String, status: Int, arrived: UInt64?) {
+        guard let log else { return }
+        log.served(method: method, path: path, status: status, device: nil, started: arrived ?? log.ticks())
+    }
+
+    /// The clock of the access log's times, for the server to stamp a
+    /// request's arrival with.
+    public func ticks() -> UInt64? { log?.ticks() }
 
     /// Runs a store call, turning its failures into problems: what the
     /// request asked that cannot be done is 422; a store that fails is 500.

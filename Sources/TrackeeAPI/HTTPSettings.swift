@@ -11,6 +11,17 @@ public struct HTTPSettings: Sendable, Equatable {
     public var rateLimit = 600
     /// Seconds between the event stream's heartbeats.
     public var heartbeat = 15
+    /// One log line per request (``APILog``).
+    public var accessLog = false
+    /// The reverse proxies whose `X-Forwarded-For` names the client, for
+    /// the log and the limit of failed authentications (``ClientAddress``).
+    public var trustedProxies: [String] = []
+
+    /// Failed authentications a minute from one address (an IPv6 /64),
+    /// in bursts of as many; past them the address's requests get 429.
+    public static let failedAuthenticationsPerMinute = 10
+    /// Keys a rate limit holds at most (addresses, or tokens' names).
+    public static let keysKept = 4096
 
     /// The longest body a request may have, in bytes.
     public static let maxBody = 65_536

@@ -41,6 +41,20 @@ struct Problem: Error, Equatable {
             headers: [("Allow", allowed.joined(separator: ", "))])
     }
 
+    /// 401 for a request whose credentials are missing or wrong: the
+    /// same answer whatever its path and method (authentication comes
+    /// before routing), with both challenges, since it is not known yet
+    /// which route it meant.
+    static let unauthenticated = Problem(
+        status: 401, kind: "unauthorized", title: "Credentials missing or wrong",
+        detail: "Send a token made by `trackee tokens add` as Authorization: Bearer <token> "
+            + "(OwnTracks: as HTTP Basic credentials, user = device).",
+        headers: [
+            ("WWW-Authenticate", Authentication.bearerChallenge), ("WWW-Authenticate", Authentication.basicChallenge),
+        ])
+
+    /// 401 for right credentials of the scheme `challenge` does not name,
+    /// which only a caller with a token sees.
     static func unauthorized(_ challenge: String) -> Problem {
         Problem(
             status: 401, kind: "unauthorized", title: "Credentials missing or wrong",
@@ -122,6 +136,19 @@ extension Problem {
         Problem(
             status: 429, kind: "rate-limited", title: "Too many requests",
             detail: "The token of device \"\(device)\" may make \(perMinute) requests a minute; retry in \(retryAfter) s.",
+            headers: [("Retry-After", "\(retryAfter)")])
+    }
+}
+
+extension Problem {
+    /// 429: too many failed authentications from one address; its
+    /// requests are refused, whatever credentials they carry, until the
+    /// limit lets one through again.
+    static func failuresLimited(perMinute: Int, retryAfter: Int) -> Problem {
+        Problem(
+            status: 429, kind: "rate-limited", title: "Too many requests",
+            detail: "Too many failed authentications came from this address (\(perMinute) a minute are allowed); "
+                + "retry in \(retryAfter) s.",
             headers: [("Retry-After", "\(retryAfter)")])
     }
 }

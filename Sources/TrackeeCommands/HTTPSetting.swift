@@ -6,14 +6,16 @@ import Yams
 /// is checked here, so `trackee run` refuses a bad one at start with the
 /// file and line, like any other setting.
 enum HTTPSetting {
-    static let keys = ["listen", "insecure_plaintext", "max_connections", "rate_limit", "heartbeat"]
+    static let keys = [
+        "listen", "insecure_plaintext", "max_connections", "rate_limit", "heartbeat", "access_log", "trusted_proxies",
+    ]
 
     static func parse(_ node: Node, file: String) throws -> HTTPSettings {
         var http = HTTPSettings()
         guard let mapping = node.mapping else {
             // `http:` alone (null) or `http: {}` turns the server on with the defaults.
             if node.null != nil { return http }
-            throw Settings.bad(file, node, "http", "a mapping (listen, insecure_plaintext, max_connections, rate_limit, heartbeat)")
+            throw Settings.bad(file, node, "http", "a mapping (\(keys.joined(separator: ", ")))")
         }
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
@@ -26,6 +28,19 @@ enum HTTPSetting {
             case "insecure_plaintext":
                 guard let flag = value.flag else { throw Settings.bad(file, value, "http.insecure_plaintext", "true or false") }
                 http.insecurePlaintext = flag
+            case "access_log":
+                guard let flag = value.flag else { throw Settings.bad(file, value, "http.access_log", "true or false") }
+                http.accessLog = flag
+            case "trusted_proxies":
+                let expected = "a list of IP addresses, such as [127.0.0.1, \"::1\"]"
+                guard let list = value.sequence else { throw Settings.bad(file, value, "http.trusted_proxies", expected) }
+                http.trustedProxies = []
+                for item in list {
+                    guard let text = item.string, let address = ClientAddress(text) else {
+                        throw Settings.bad(file, item, "http.trusted_proxies", expected)
+                    }
+                    http.trustedProxies.append(address.text)
+                }
             case "tls":
                 throw CommandFailure.config(
                     "\(file):\(Settings.line(keyNode)): http.tls: trackee serves plain HTTP only; "

@@ -24,6 +24,8 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let progress: RequestBytes
     private var head: HTTPRequestHead?
+    /// When `head` arrived, on the access log's clock.
+    private var headArrived: UInt64?
     private var body: ByteBuffer?
     /// After a refusal that closes the connection: nothing more is read.
     private var refusing = false
@@ -60,6 +62,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
             head = requestHead
+            headArrived = api.ticks()
             body = nil
             if let busyLimit {
                 refuse(ServerAnswer.busy(limit: busyLimit), context)
@@ -82,7 +85,8 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
             timer = nil
             progress.started = false
             guard let requestHead = head else { return }
-            let request = Self.request(requestHead, body: body)
+            let request = Self.request(
+                requestHead, body: body, peer: context.channel.remoteAddress?.ipAddress, arrived: api.ticks())
             head = nil
             body = nil
             let keepAlive = requestHead.isKeepAlive
@@ -105,8 +109,9 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// The parsed request: path and query split, the query's values decoded.
-    static func request(_ head: HTTPRequestHead, body: ByteBuffer?) -> APIRequest {
+    /// The parsed request: path and query split, the query's values
+    /// decoded, with the connection's peer address and when it arrived.
+    static func request(_ head: HTTPRequestHead, body: ByteBuffer?, peer: String?, arrived: UInt64?) -> APIRequest {
         let uri = head.uri
         let question = uri.firstIndex(of: "?")
         let path = String(uri[..<(question ?? uri.endIndex)])
@@ -124,7 +129,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         return APIRequest(
             method: head.method.rawValue, path: path, query: query,
             headers: head.headers.map { ($0.name, $0.value) },
-            body: body.map { Array($0.readableBytesView) } ?? [])
+            body: body.map { Array($0.readableBytesView) } ?? [], peer: peer, arrived: arrived)
     }
 
     private func respond(_ answer: APIResponse, version: HTTPVersion, keepAlive: Bool, _ context: ChannelHandlerContext) {
@@ -209,6 +214,10 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         refusing = true
         timer?.cancel()
         timer = nil
+        if let head {
+            let request = Self.request(head, body: nil, peer: nil, arrived: headArrived)
+            api.refused(method: request.method, path: request.path, status: answer.status, arrived: request.arrived)
+        }
         head = nil
         body = nil
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }

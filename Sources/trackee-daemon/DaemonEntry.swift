@@ -20,7 +20,9 @@ enum DaemonEntry {
             let api = API(
                 store: store, zone: context.zone, createsProjects: context.createsProjects, weekStart: context.weekStart,
                 now: now, credentials: StoreCredentials(store: store, now: now, generation: generation), daemon: context.core,
-                perMinute: context.settings.rateLimit, generation: generation)
+                perMinute: context.settings.rateLimit, generation: generation,
+                trustedProxies: context.settings.trustedProxies,
+                log: APILog(logger: context.logger, access: context.settings.accessLog))
             return HTTPServer(
                 api: api, settings: context.settings, store: store, zone: context.zone, now: now,
                 version: context.version, generation: generation, logger: context.logger)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import TrackeeAPI
 import TrackeeCore
@@ -15,6 +16,37 @@ final class ManualClock: Sendable {
     func advance(seconds: Int64) { instant.withLock { $0 = $0 + seconds } }
 }
 
+/// Log records as lines, "level: message", for tests to compare whole.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    func removeAll() { lines.withLock { $0.removeAll() } }
+
+    /// A logger whose every record (metadata left out) lands here.
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(lines: self) }
+    }
+
+    struct Handler: LogHandler {
+        let lines: LogLines
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            lines.append("\(event.level): \(event.message)")
+        }
+    }
+}
+
+/// The access log's clock in tests: a fixed reading, 2.345678 ms after
+/// the `arrived` that ``Harness/send`` stamps requests with.
+let arrival: UInt64 = 1_000_000_000
+let answered: UInt64 = 1_002_345_678
+
 /// Tokens by secret, as the store's token table would answer.
 struct FakeCredentials: APICredentials {
     static let all: Set<String> = ["start", "stop", "cancel", "read", "events", "owntracks"]
@@ -23,7 +55,13 @@ struct FakeCredentials: APICredentials {
         "secret-read": APIPrincipal(device: "dashboard", scopes: ["read"]),
     ]
 
-    func principal(bearer secret: String) throws -> APIPrincipal? { bearers[secret] }
+    /// A store that cannot be read.
+    struct Broken: Error {}
+
+    func principal(bearer secret: String) throws -> APIPrincipal? {
+        if secret == "secret-broken" { throw Broken() }
+        return bearers[secret]
+    }
 
     func principal(basicUser: String, password: String) throws -> APIPrincipal? {
         guard basicUser == "phone", password == "ot-secret" else { return nil }
@@ -64,10 +102,14 @@ final class Harness: Sendable {
     let clock = ManualClock(nine)
     let daemon: FakeDaemon
     let api: API
+    /// What the API logged.
+    let log = LogLines()
 
+    /// `accessLog` is the setting `access_log`; `trustedProxies` the
+    /// setting `trusted_proxies`.
     init(
         createsProjects: Bool = true, daemon: FakeDaemon = FakeDaemon(), perMinute: Int? = nil,
-        generation: StoreGeneration? = nil
+        generation: StoreGeneration? = nil, accessLog: Bool = false, trustedProxies: [String] = []
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -76,20 +118,23 @@ final class Harness: Sendable {
         let clock = self.clock
         api = API(
             store: store, zone: .utc, createsProjects: createsProjects, now: { clock.now },
-            credentials: FakeCredentials(), daemon: daemon, perMinute: perMinute, generation: generation)
+            credentials: FakeCredentials(), daemon: daemon, perMinute: perMinute, generation: generation,
+            trustedProxies: trustedProxies, log: APILog(logger: log.logger, access: accessLog, ticks: { answered }))
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// Sends a request with the all-scopes token unless `token` says
-    /// otherwise (nil: no Authorization header).
+    /// otherwise (nil: no Authorization header), from `peer` (nil: a
+    /// request without one), arrived at ``arrival``.
     func send(
         _ method: String, _ path: String, _ body: String = "", token: String? = "secret-all",
-        headers: [(String, String)] = [], query: [(String, String)] = []
+        headers: [(String, String)] = [], query: [(String, String)] = [], peer: String? = nil
     ) async -> APIResponse {
         var all = headers
         if let token { all.append(("Authorization", "Bearer " + token)) }
-        return await api.answer(APIRequest(method: method, path: path, query: query, headers: all, body: Array(body.utf8)))
+        return await api.answer(APIRequest(
+            method: method, path: path, query: query, headers: all, body: Array(body.utf8), peer: peer, arrived: arrival))
     }
 
     /// The store's files, to show a request changed nothing. The `-shm`

@@ -4,8 +4,11 @@ import TrackeeTestSupport
 
 /// recipes/http/nginx/trackee.conf run by Debian's nginx in front of a real
 /// `trackee run`, with TLS from a certificate made for the test: a start
-/// through the proxy, the event stream through it, and a request that
-/// claims a loopback address without a token.
+/// through the proxy, the event stream through it, a request that claims
+/// a loopback address without a token, and a client whose failed
+/// authentications through the proxy are limited as its own, named by
+/// the proxy's X-Forwarded-For (`trusted_proxies: [127.0.0.1]`, as the
+/// recipe says).
 @Suite struct ReverseProxyTests {
     /// The recipe with the test's ports and certificate: each replaced
     /// line must be in the recipe exactly once, so a change to the recipe
@@ -51,7 +54,7 @@ import TrackeeTestSupport
             Issue.record("nginx is not installed at \(nginx) (Debian's nginx; make test installs it)")
             return
         }
-        let s = try await ServingSandbox()
+        let s = try await ServingSandbox(http: ["trusted_proxies: [127.0.0.1]"])
         let root = s.sandbox.root
         let folder = s.sandbox.path("nginx")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -116,11 +119,32 @@ import TrackeeTestSupport
         #expect(try start.json()["entry"]["source"] == "http:recipes")
 
         // No address earns a request anything: without a token it is 401,
-        // whatever X-Forwarded-For says.
-        let claimed = try curl(tls + ["--header", "X-Forwarded-For: 127.0.0.1", "--header", "X-Real-IP: 127.0.0.1",
+        // whatever X-Forwarded-For says; nginx replaces the header, so the
+        // log names the client (127.0.0.3), not what it claimed.
+        let claimed = try curl(tls + ["--interface", "127.0.0.3",
+                                      "--header", "X-Forwarded-For: 127.0.0.1", "--header", "X-Real-IP: 127.0.0.1",
                                       "--request", "POST", "--data", "{}"],
                                base + "/v1/stop", in: root)
         #expect(claimed.status == 401, "\(claimed)")
+
+        // A client guessing tokens through the proxy (from 127.0.0.2, with a
+        // forged X-Forwarded-For) is limited after ten failures, with its
+        // right token too; another client through the same proxy is not.
+        let guessing = tls + ["--interface", "127.0.0.2", "--header", "X-Forwarded-For: 198.51.100.7"]
+        for attempt in 1...10 {
+            let answer = try curl(guessing + ["--header", "Authorization: Bearer trk_guess\(attempt)"], base + "/v1/status", in: root)
+            #expect(answer.status == 401, "\(attempt): \(answer)")
+        }
+        let limited = try curl(guessing + auth, base + "/v1/status", in: root)
+        #expect(limited.status == 429, "\(limited)")
+        #expect(try limited.json()["type"] == "urn:trackee:problem:rate-limited", "\(limited)")
+        #expect(try curl(tls + auth, base + "/v1/status", in: root).status == 200)
+        let failed = "trackee run: warning: http: authentication failed from "
+        #expect(s.daemon.stderrSoFar.split(separator: "\n").filter { $0.contains(failed) } == [
+            "\(failed)127.0.0.1: no credentials",
+            "\(failed)127.0.0.3: no credentials",
+        ] + Array(repeating: "\(failed)127.0.0.2: a Bearer token that is not a token of this store", count: 10),
+                "\(s.daemon.stderrSoFar)")
 
         // The event stream through the proxy delivers a CLI start as it
         // happens, not when a buffer fills.

@@ -16,9 +16,11 @@ final class ServingSandbox {
     /// What every command here runs with: the real clock.
     static let realClock: [String: String?] = ["TRACKEE_NOW": nil]
 
-    init() async throws {
+    /// `http` are more lines of the settings' `http:` section.
+    init(http: [String] = []) async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("create_projects: always\nhttp:\n  listen: 127.0.0.1:0\n", to: "config/trackee/config.yaml")
+        let section = (["listen: 127.0.0.1:0"] + http).map { "  \($0)\n" }.joined()
+        try sandbox.write("create_projects: always\nhttp:\n" + section, to: "config/trackee/config.yaml")
         let add = try sandbox.run(["tokens", "add", "recipes"], environment: Self.realClock)
         guard add.status == 0, let token = add.lines.first else {
             throw Failure("trackee tokens add failed: \(add)")

@@ -20,7 +20,8 @@ import TrackeeTestSupport
 
     static let unreadable = "The request cannot be read"
     static let refused = "The request cannot be carried out"
-    static let bearer = "Send a token made by `trackee tokens add` as Authorization: Bearer <token>."
+    static let bearer = "Send a token made by `trackee tokens add` as Authorization: Bearer <token> "
+        + "(OwnTracks: as HTTP Basic credentials, user = device)."
 
     static var cases: [Case] { [
         Case(method: "POST", path: "/v1/start", token: "all", body: #"{"project":"#,
@@ -48,9 +49,16 @@ import TrackeeTestSupport
                               #"The query parameter "to" is before "from"; give a "to" after the "from"."#)),
         Case(method: "GET", path: "/v1/timers", token: "all",
              problem: problem(404, "not-found", "No such resource", "There is no resource at /v1/timers.")),
-        Case(method: "GET", path: "/v1/start", token: nil,
+        Case(method: "GET", path: "/v1/start", token: "all",
              problem: problem(405, "method-not-allowed", "Method not allowed", "/v1/start answers POST, not GET."),
              headers: ["Allow": "POST"]),
+        // Authentication comes before routing: without a token, no 404 or 405.
+        Case(method: "GET", path: "/v1/timers", token: nil,
+             problem: problem(401, "unauthorized", "Credentials missing or wrong", bearer),
+             headers: ["WWW-Authenticate": #"Bearer realm="trackee""#]),
+        Case(method: "GET", path: "/v1/start", token: "wrong",
+             problem: problem(401, "unauthorized", "Credentials missing or wrong", bearer),
+             headers: ["WWW-Authenticate": #"Bearer realm="trackee""#]),
         Case(method: "DELETE", path: "/v1/status", token: "all",
              problem: problem(405, "method-not-allowed", "Method not allowed", "/v1/status answers GET, not DELETE."),
              headers: ["Allow": "GET"]),

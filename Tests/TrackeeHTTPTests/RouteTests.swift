@@ -190,10 +190,11 @@ import TrackeeTestSupport
 
         let wrongUser = try await d.curl("POST", "/v1/owntracks", body: location, options: ["-u", "bob-phone:\(phone)"])
         #expect(wrongUser.status == 401, "\(wrongUser)")
-        #expect(wrongUser.header("WWW-Authenticate") == #"Basic realm="trackee", charset="UTF-8""#)
+        #expect(wrongUser.headerText.contains("\r\nWWW-Authenticate: Basic realm=\"trackee\", charset=\"UTF-8\"\r\n"))
         #expect(try wrongUser.json() == problem(
             401, "unauthorized", "Credentials missing or wrong",
-            "Send a token made by `trackee tokens add` as HTTP Basic credentials (user = device)."))
+            "Send a token made by `trackee tokens add` as Authorization: Bearer <token> "
+                + "(OwnTracks: as HTTP Basic credentials, user = device)."))
 
         // What the app sends besides positions is taken and ignored.
         let card = try await d.curl(

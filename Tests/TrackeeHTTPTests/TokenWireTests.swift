@@ -63,8 +63,10 @@ import TrackeeTestSupport
     /// A whole session (a start, a status, a bad request, a refused token,
     /// a revoke, the daemon's stop), then every output and every file of
     /// the sandbox searched for the tokens: only `tokens add` printed them.
+    /// The daemon logs each request (`access_log: true`) and each failed
+    /// authentication, and not even 8 characters of a token.
     @Test func noOutputAndNoFileEverHoldsAToken() async throws {
-        let d = try await ServingDaemon.start()
+        let d = try await ServingDaemon.start(http: ["access_log: true"])
         defer { d.stop() }
         let phone = try d.token("phone")
         let hub = try d.token("hub", scopes: "read")
@@ -87,6 +89,15 @@ import TrackeeTestSupport
         for (index, output) in d.outputs.enumerated() {
             for secret in secrets {
                 #expect(!output.contains(secret), "output \(index): \(output)")
+            }
+        }
+        #expect(stopped.stderr.contains("warning: http: authentication failed from 127.0.0.1: "), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("info: http: GET /v1/status 200 phone "), "\(stopped.stderr)")
+        for secret in [phone, hub] {
+            let random = Array(secret.dropFirst("trk_".count))
+            for start in 0...(random.count - 8) {
+                let part = String(random[start..<(start + 8)])
+                #expect(!stopped.stderr.contains(part), "the daemon's log holds \"\(part)\"")
             }
         }
         var files = 0

@@ -2,9 +2,9 @@
 """HTTP clients that misbehave on purpose, for what curl cannot do: a body
 announced and never sent, a chunked body that grows too long, a client
 that sends its headers one byte at a time, a body cut in half, and more
-connections than the server allows.
+connections than the server allows, and many wrong tokens at once.
 
-Usage: raw_client.py PORT MODE [TOKEN] [N]. The token comes as an
+Usage: raw_client.py PORT MODE [TOKEN] [N] (guess-at-once: PORT MODE N). The token comes as an
 argument because the tests pass it so; nothing here prints it. Each mode
 prints one JSON object on standard output: the answer it got (status,
 headers, body), whether the server closed the connection, and when, in
@@ -195,6 +195,27 @@ def crowd(port, token, count):
     print(json.dumps({"held": statuses, "refused": refused, "after_close": after}))
 
 
+def guess_at_once(port, count):
+    """Opens `count` connections, then sends on each a request with a
+    wrong token of its own, one right after another without waiting for
+    answers, so the server checks them at the same time; reports the
+    statuses, in the order the requests were sent."""
+    socks = [connect(port) for _ in range(count)]
+    started = time.monotonic()
+    for index, sock in enumerate(socks):
+        sock.sendall(
+            b"GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            + b"Authorization: Bearer trk_guess%d\r\n\r\n" % index
+        )
+    statuses = []
+    for sock in socks:
+        data, _ = read_to_end(sock, started, 15)
+        answer = parse(data)
+        statuses.append(answer["status"] if answer else None)
+        sock.close()
+    print(json.dumps({"statuses": statuses}))
+
+
 def main():
     port = int(sys.argv[1])
     mode = sys.argv[2]
@@ -208,6 +229,8 @@ def main():
         half_body(port, sys.argv[3])
     elif mode == "crowd":
         crowd(port, sys.argv[3], int(sys.argv[4]))
+    elif mode == "guess-at-once":
+        guess_at_once(port, int(sys.argv[3]))
     else:
         sys.exit("raw_client.py: no mode " + mode)
 
