@@ -488,7 +488,7 @@ extension PusherTests {
                                  ledger: QuotaLedger(store: store, target: "work"))
         service.quota = quota
         var kept: [Int] = []
-        service.sending = { kept.append((try? self.store.quotaUse(target: "work", since: now - 3600)[.workspace]) ?? -1) }
+        service.sending = { [store] in kept.append((try? store.quotaUse(target: "work", since: now - 3600)[.workspace]) ?? -1) }
         let pusher = Pusher(store: store, target: PushTarget(name: "work", projects: [:]), service: service, clock: { now },
                             quota: quota)
         let report = try pusher.push()
