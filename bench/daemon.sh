@@ -7,8 +7,9 @@
 #          /proc (the start-up peak, VmHWM, is reported beside it).
 # latency: a rule firing every second for BENCH_LATENCY_SECONDS (default
 #          60); the daemon logs, for each firing, the time from the
-#          scheduled instant to its intent committed (latency_ms); p50, p99
-#          and max over all firings.
+#          scheduled instant to its intent committed (latency_ms, metadata
+#          that only --verbose or the journal shows); p50, p99 and max over
+#          all firings.
 # Usage: bench/daemon.sh path/to/trackee
 set -eu
 T=$1
@@ -65,7 +66,7 @@ rules:
 YAML
 # A store of its own: the idle run's watermark would make its missed
 # seconds catch up here.
-TRACKEE_STORE="$out/latency.sqlite3" "$T" run </dev/null 2>"$out/latency.log" &
+TRACKEE_STORE="$out/latency.sqlite3" "$T" run --verbose </dev/null 2>"$out/latency.log" &
 pid=$!
 sleep "$latency_seconds"
 kill -TERM "$pid"

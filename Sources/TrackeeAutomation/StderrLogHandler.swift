@@ -1,25 +1,49 @@
+import Glibc
 import Logging
 import TrackeeCore
 
-/// Writes log records to stderr, one line each. Under systemd, whose
-/// journal reads a service's stderr (`$JOURNAL_STREAM` is set), each line
-/// starts with its syslog priority as `<N>`, so `journalctl -p warning`
-/// works; elsewhere the level is spelled out.
+/// Writes log records to stderr, one line each.
+///
+/// Under systemd, when stderr is the journal's stream (`$JOURNAL_STREAM`
+/// names its device and inode), each line starts with its syslog priority
+/// as `<N>`, so `journalctl -p warning` works, and ends in the record's
+/// metadata (`rule.id=…`, `firing.key=…`). Elsewhere a person reads it:
+/// the level is spelled out after the label, and the metadata is left out
+/// unless `verbose` (`trackee run --verbose`) asks for it.
 ///
 /// ```
-/// <6>rule "office-hours" fired: started Docs at 09:00 rule.id=office-hours
-/// trackee run: info: rule "office-hours" fired: started Docs at 09:00 rule.id=office-hours
+/// <3>rule "w": focus work on at 2026-11-23T10:00:00+01:00: refused: no project "Nowhere"; … firing.key=w@focus:1 rule.id=w
+/// trackee run: error: rule "w": focus work on at 2026-11-23T10:00:00+01:00: refused: no project "Nowhere"; …
 /// ```
 public struct StderrLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let journal: Bool
+    private let showsMetadata: Bool
     private let label: String
 
-    public init(label: String, environment: [String: String], level: Logger.Level = .info) {
+    /// `stream` is the descriptor written to (stderr), compared with
+    /// `$JOURNAL_STREAM`.
+    public init(label: String, environment: [String: String], level: Logger.Level = .info, verbose: Bool = false,
+                stream: Int32 = 2) {
         self.label = label
         logLevel = level
-        journal = !(environment["JOURNAL_STREAM"] ?? "").isEmpty
+        journal = Self.isJournal(stream, environment: environment)
+        showsMetadata = journal || verbose
+    }
+
+    /// Whether `stream` is the journal's: systemd sets `$JOURNAL_STREAM`
+    /// to `DEVICE:INODE` of the stream it connected to a service's stderr
+    /// (systemd.exec(5)). A program started from a service inherits the
+    /// variable, but not always the stream: a shell in a terminal that a
+    /// user service runs writes to its terminal.
+    static func isJournal(_ stream: Int32, environment: [String: String]) -> Bool {
+        guard let value = environment["JOURNAL_STREAM"] else { return false }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(stream, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -33,10 +57,13 @@ public struct StderrLogHandler: LogHandler {
 
     /// One line for a record, without the newline.
     func format(_ level: Logger.Level, _ message: String, _ extra: Logger.Metadata?) -> String {
-        var all = metadata
-        if let extra { all.merge(extra) { $1 } }
-        let fields = all.keys.sorted().map { "\($0)=\(all[$0]!)" }.joined(separator: " ")
-        let text = fields.isEmpty ? message : message + " " + fields
+        var text = message
+        if showsMetadata {
+            var all = metadata
+            if let extra { all.merge(extra) { $1 } }
+            let fields = all.keys.sorted().map { "\($0)=\(all[$0]!)" }.joined(separator: " ")
+            if !fields.isEmpty { text += " " + fields }
+        }
         // One record is one line, whatever the message holds.
         let flat = text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
         return journal ? "<\(Self.priority(level))>\(flat)" : "\(label): \(level): \(flat)"

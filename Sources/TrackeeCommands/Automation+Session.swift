@@ -56,6 +56,12 @@ extension Session {
         return try Store(location: location)
     }
 
+    /// The clients and projects of the store, read without writing it,
+    /// for a throwaway store to start with; none when there is no store.
+    func catalog() throws -> Catalog {
+        try Store.catalog(at: StoreLocation.resolve(explicit: common.store, environment: environment).path)
+    }
+
     /// The store as timed sources read it (a `running_for` edge needs the
     /// running timer), when there is one.
     func existingStoreState() throws -> TrackerState {

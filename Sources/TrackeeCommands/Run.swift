@@ -29,7 +29,7 @@ extension Trackee {
         @OptionGroup var common: CommonOptions
         @OptionGroup var rules: RulesOption
 
-        @Flag(help: "Log every firing decision, not only what fires.")
+        @Flag(help: "Log every firing decision, not only what fires, and end each line in its metadata (rule.id=…).")
         var verbose = false
 
         func run() throws {
@@ -41,8 +41,11 @@ extension Trackee {
                 if session.settings.hub != nil && HubServing.registered == nil {
                     try HTTPServing.execDaemon(for: "holds the hub's PostgreSQL client")
                 }
+                let verbose = verbose
                 let level: Logger.Level = verbose ? .debug : .info
-                LoggingSystem.bootstrap { StderrLogHandler(label: $0, environment: environment, level: level) }
+                LoggingSystem.bootstrap {
+                    StderrLogHandler(label: $0, environment: environment, level: level, verbose: verbose)
+                }
                 let logger = Logger(label: "trackee run")
                 let store = try session.openStore()
                 let runner = Runner(store: store, zone: session.zone, environment: environment, logger: logger,

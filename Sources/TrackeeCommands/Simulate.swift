@@ -18,7 +18,9 @@ extension Trackee {
                 leave transitions of the track in --feed, in time order, \
                 as if each were noticed on time. Prints every firing with its intents and what \
                 notify and run actions would do (nothing is shown or run), then the resulting \
-                timesheet; with --json, all of it as one object. The real store is never opened.
+                timesheet; with --json, all of it as one object. The throwaway store starts with \
+                the clients and projects of the real store (with their types, billing and rates), \
+                and create_projects applies as in trackee run; the real store is only read.
                 """)
 
         @OptionGroup var common: CommonOptions
@@ -49,6 +51,9 @@ extension Trackee {
                 let scratch = try Scratch()
                 defer { scratch.remove() }
                 let store = try Store(path: scratch.path + "/simulation.sqlite3")
+                // The user's clients and projects, so that a rule starts
+                // the projects it would start in the real store.
+                try store.seed(session.catalog())
                 let runner = session.runner(store, performSideEffects: false)
                 let count = automation.ruleSet.rules.filter(\.enabled).count
                 var firings: [FiringView] = []

@@ -41,6 +41,37 @@ extension Store {
         return use
     }
 
+    /// Counts one request to `target`'s service at `at`, in its own
+    /// transaction: written before the request goes out.
+    public func countQuotaRequest(target: String, scope: QuotaScope, at: Instant) throws {
+        try write { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO sync_request (target, scope, at, count) VALUES (?, ?, ?, 1)
+                ON CONFLICT (target, scope, at) DO UPDATE SET count = count + 1
+                """).execute(arguments: [target, scope.rawValue, at.seconds])
+        }
+    }
+
+    /// Drops `target`'s requests sent at or before `before` (an hour ago:
+    /// they no longer count).
+    public func forgetQuotaRequests(target: String, before: Instant) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM sync_request WHERE target = ? AND at <= ?", arguments: [target, before.seconds])
+        }
+    }
+
+    /// The service's hourly quota held a push of `target` back until
+    /// `until`, and the push waited it out: the target is no longer held
+    /// back (a wait of another kind, or one recorded since, is left).
+    public func endQuotaWait(target: String, until: Instant) throws {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE sync_target SET retry_at = NULL, waiting_for = NULL, last_error = NULL, last_error_at = NULL
+                WHERE name = ? AND waiting_for = 'quota' AND retry_at = ?
+                """, arguments: [target, until.seconds])
+        }
+    }
+
     /// Keeps `requests` as the target's requests of the last hour,
     /// replacing what was kept.
     public func keepQuotaRequests(target: String, _ requests: [QuotaRequests]) throws {
@@ -57,8 +88,9 @@ extension Store {
     }
 
     /// The service's hourly quota holds `target` back until `until`:
-    /// nothing goes out before then. Not a failure: the backoff of an
-    /// unreachable service is left as it was.
+    /// nothing goes out before then, and `sync status` says so, also while
+    /// a push waits it out. Not a failure: the backoff of an unreachable
+    /// service is left as it was.
     public func recordQuotaWait(target: String, until: Instant, message: String, at now: Instant) throws {
         try write { db in
             try db.execute(sql: """

@@ -68,7 +68,9 @@ public struct PushReport: Sendable, Equatable {
 /// (``RequestQuota``) before it goes out. When the hour is used up, or the
 /// service says so (Toggl's 402), the push waits when the wait is short
 /// and otherwise stops, and the whole target waits until the quota allows
-/// more (`sync status` says until when). No entry is set aside for it.
+/// more; either way the wait is in the store, so `sync status` says until
+/// when, also from another process while this one waits. No entry is set
+/// aside for it.
 ///
 /// Requests per push: before each update, the pusher must know the entry
 /// was not changed at the service; the updates of one push whose entries
@@ -83,8 +85,8 @@ public struct Pusher {
     /// leaves the rest for later.
     let longestWait: Int
     let sleep: (Int) -> Void
-    /// The requests counted against the quota, kept in the store when the
-    /// push ends; nil: not counted.
+    /// The requests counted against the quota (kept in the store as they
+    /// go with a ledger, else when the push ends); nil: not counted.
     let quota: RequestQuota?
     /// What the service held of the entries this push updates, listed once.
     private let listed = ListedThere()
@@ -113,7 +115,7 @@ public struct Pusher {
     public func push(progress: (Int, Int) -> Void = { _, _ in }) throws -> PushReport {
         defer {
             // What this push sent counts for the next one, whatever happens.
-            if let quota { try? store.keepQuotaRequests(target: target.name, quota.requests) }
+            if let quota { try? quota.keep(in: store, target: target.name) }
         }
         var report = PushReport(target: target.name)
         let backoff = try store.targetBackoff(target.name)
@@ -141,7 +143,11 @@ public struct Pusher {
                 } catch .rateLimited(let after) where (after ?? 1) <= longestWait {
                     sleep(max(1, after ?? 1))
                 } catch .quota(let wait) where wait.until - clock() <= Int64(longestWait) {
+                    // Said in the store while it lasts, for `sync status`.
+                    try store.recordQuotaWait(target: target.name, until: wait.until,
+                                              message: ServiceFailure.quota(wait).description, at: clock())
                     sleep(Int(max(1, wait.until - clock())))
+                    try store.endQuotaWait(target: target.name, until: wait.until)
                 } catch .rejected where !retried && service.forgetKeptIDs() {
                     // Ids kept from an earlier run may be stale (a project
                     // deleted there): once more, looked up anew.
@@ -159,13 +165,6 @@ public struct Pusher {
                 }
             }
             done += 1
-            // On a small quota, kept after every change too, so a run
-            // killed midway still counts for the next (each write costs a
-            // commit: a large quota, where a lost count matters little,
-            // is kept when the push ends).
-            if let quota, (quota.limits[.workspace] ?? 0) <= 1000 {
-                try store.keepQuotaRequests(target: target.name, quota.requests)
-            }
             progress(done, due.count)
         }
         try store.recordSyncError(target: target.name, message: nil, at: clock())

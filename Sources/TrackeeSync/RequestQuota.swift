@@ -16,10 +16,14 @@ import TrackeeStore
 ///
 /// The requests of the last hour are kept in the store
 /// (``Store/quotaRequests(target:since:)``), so that one `trackee-sync` run
-/// knows what the previous ones sent.
+/// knows what the previous ones sent. With a ``QuotaLedger`` each request
+/// is written there as it is counted, before it goes out: a run killed
+/// midway loses none, and `trackee sync status` sees them while a push is
+/// under way.
 ///
 /// ```swift
-/// let quota = RequestQuota(service: "Toggl Track", limits: [.workspace: 30, .user: 30], clock: SystemClock.now)
+/// let quota = RequestQuota(service: "Toggl Track", limits: [.workspace: 30, .user: 30], clock: SystemClock.now,
+///                          ledger: QuotaLedger(store: store, target: "work"))
 /// try quota.take(.workspace)   // throws .quota(…) when the hour is used up
 /// ```
 public final class RequestQuota {
@@ -36,13 +40,18 @@ public final class RequestQuota {
     private var total: [Scope: Int] = [:]
     /// Per scope, what the service last said: requests left, until when.
     private var told: [Scope: (left: Int, resets: Instant)] = [:]
+    /// Where each request is kept as it is counted; nil: only at
+    /// ``keep(in:target:)``.
+    public let ledger: QuotaLedger?
 
     public static let hour: Int64 = 3600
 
-    public init(service: String, limits: [Scope: Int], clock: @escaping () -> Instant, sent: [QuotaRequests] = []) {
+    public init(service: String, limits: [Scope: Int], clock: @escaping () -> Instant, sent: [QuotaRequests] = [],
+                ledger: QuotaLedger? = nil) {
         self.service = service
         self.limits = limits
         self.clock = clock
+        self.ledger = ledger
         for r in sent.sorted(by: { $0.at < $1.at }) where limits[r.scope] != nil {
             note(r.scope, at: r.at.seconds, count: r.count)
         }
@@ -57,8 +66,10 @@ public final class RequestQuota {
         }
     }
 
-    /// Counts one request of `scope` as sent now, or throws `.quota` with
-    /// the instant the quota allows the next one.
+    /// Counts one request of `scope` as sent now (in the ledger first, if
+    /// there is one), or throws `.quota` with the instant the quota allows
+    /// the next one. A count the ledger cannot keep sends nothing: the
+    /// store's failure is `.transient`.
     public func take(_ scope: Scope) throws(ServiceFailure) {
         guard let limit = limits[scope] else { return }
         let now = clock()
@@ -68,6 +79,11 @@ public final class RequestQuota {
         let used = prune(scope, now)
         if used >= limit {
             throw .quota(QuotaWait(service: service, until: freeAt(scope, limit: limit, now: now), left: 0, limit: limit))
+        }
+        if let ledger {
+            do { try ledger.store.countQuotaRequest(target: ledger.target, scope: scope, at: now) } catch {
+                throw .transient("the store: \(error)")
+            }
         }
         note(scope, at: now.seconds, count: 1)
         if let word = told[scope], word.resets > now { told[scope] = (word.left - 1, word.resets) }
@@ -120,6 +136,18 @@ public final class RequestQuota {
         return result
     }
 
+    /// Brings the store's requests of `target` up to date, when a run ends.
+    /// With a ledger every request is there already, and only what is an
+    /// hour old is dropped (another process's counts stay); without, the
+    /// hour's requests replace what was kept.
+    public func keep(in store: Store, target: String) throws {
+        if ledger != nil {
+            try store.forgetQuotaRequests(target: target, before: clock() - Self.hour)
+        } else {
+            try store.keepQuotaRequests(target: target, requests)
+        }
+    }
+
     /// Drops what is an hour old; returns what is left of the hour.
     private func prune(_ scope: Scope, _ now: Instant) -> Int {
         guard var list = sent[scope], let first = list.first else { return 0 }
@@ -141,6 +169,18 @@ public final class RequestQuota {
             if over <= 0 { return Instant(seconds: r.at + Self.hour) }
         }
         return now
+    }
+}
+
+/// Where a ``RequestQuota`` keeps each request as it counts it: the
+/// store's requests of one target.
+public struct QuotaLedger: Sendable {
+    public let store: Store
+    public let target: String
+
+    public init(store: Store, target: String) {
+        self.store = store
+        self.target = target
     }
 }
 

@@ -54,15 +54,18 @@ enum SyncTool {
         try makeService(t, token: token(t), quota: quota)
     }
 
-    /// The target's quota, with the requests the runs of the last hour sent.
+    /// The target's quota, with the requests the runs of the last hour
+    /// sent; each request it counts is kept in the store before it goes out.
     static func quota(_ t: SyncJobSpec.Target, store: Store, clock: @escaping () -> Instant) throws -> RequestQuota {
         let sent = try store.quotaRequests(target: t.name, since: clock() - RequestQuota.hour)
+        let ledger = QuotaLedger(store: store, target: t.name)
         if t.service == "toggl" {
             // Toggl's /me endpoints have a quota of their own, 30 an hour on every plan.
             return RequestQuota(service: "Toggl Track", limits: [.workspace: t.requestsPerHour, .user: 30], clock: clock,
-                                sent: sent)
+                                sent: sent, ledger: ledger)
         }
-        return RequestQuota(service: "Clockify", limits: [.workspace: t.requestsPerHour], clock: clock, sent: sent)
+        return RequestQuota(service: "Clockify", limits: [.workspace: t.requestsPerHour], clock: clock, sent: sent,
+                            ledger: ledger)
     }
 
     /// What kept ids are valid for: the same service, address and workspace.
@@ -170,7 +173,7 @@ enum SyncTool {
                 // Asks the service afresh (a check is about the token as it
                 // is now), and keeps what it learned for the pushes.
                 let quota = try quota(t, store: store, clock: clock)
-                defer { try? store.keepQuotaRequests(target: t.name, quota.requests) }
+                defer { try? quota.keep(in: store, target: t.name) }
                 let service = try service(t, quota: quota)
                 let who = try service.identity()
                 let needed = try neededProjects(t, store: store, clock: clock)

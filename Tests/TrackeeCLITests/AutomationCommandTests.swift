@@ -272,6 +272,96 @@ import TrackeeTestSupport
         #expect(t.listing(t.path("store")) == [])
     }
 
+    /// office-hours.yaml simulated on Monday 2026-11-23 with the project
+    /// "Office" there.
+    static let officeMonday = [
+        "simulating 2026-11-23T00:00:00+01:00 – 2026-11-23T23:59:00+01:00, 2 rules, 2 events",
+        "2026-11-23T09:00:00+01:00  office-hours-start  started Office · Desk day · #auto",
+        "2026-11-23T17:30:00+01:00  office-hours-stop  stopped Office · Desk day · #auto",
+        "",
+        "timesheet",
+        "  2026-11-23T09:00:00+01:00 – 2026-11-23T17:30:00+01:00    8:30  Office · Desk day · #auto",
+        "  total Office: 8:30",
+        "  total: 8:30",
+    ]
+
+    /// README's first automation walk-through, its commands read from
+    /// README and run in order in one sandbox with the default settings,
+    /// as a newcomer runs them: the project `projects add` made is in the
+    /// throwaway store, so Monday starts and stops it, and the real store
+    /// is only read.
+    @Test func readmesWalkThroughSimulatesMondayWithTheProjectItAdded() throws {
+        let readme = try String(contentsOf: RecipeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let examples = DocExample.markdown(readme, document: "README.md")
+        let first = try #require(examples.firstIndex { $0.command == "make install PREFIX=$HOME/.local" })
+        let walk = examples[first...].prefix { $0.command.hasPrefix("systemctl") == false }.map(\.command)
+        #expect(walk == [
+            "make install PREFIX=$HOME/.local",
+            "mkdir -p ~/.config/trackee/rules.d ~/.config/systemd/user",
+            "cp recipes/rules/office-hours.yaml ~/.config/trackee/rules.d/",
+            "trackee projects add Office",
+            "trackee rules check",
+            #"trackee simulate --from monday --to "monday 23:59""#,
+            "cp recipes/systemd/trackee.service ~/.config/systemd/user/",
+        ])
+        // Friday noon; no settings file: create_projects is ask.
+        let t = try Sandbox(now: "2026-11-20 12:00", createProjects: nil)
+        // The mkdir and cp, where this sandbox keeps ~/.config.
+        try t.write(String(contentsOfFile: RecipeTests.rule("office-hours.yaml"), encoding: .utf8),
+                    to: "config/trackee/rules.d/office-hours.yaml")
+        var outputs: [[String]] = []
+        var files: Sandbox.StoreFiles?
+        for command in walk where command.hasPrefix("trackee ") {
+            if command.hasPrefix("trackee simulate") { files = t.storeFiles() }
+            let r = try t.run(Array(DocExample.arguments(command, home: t.path("home")).dropFirst()))
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr == "", "\(r)")
+            outputs.append(r.lines)
+        }
+        #expect(outputs == [
+            [#"added project "Office""#],
+            [
+                #"rule "office-hours-start" (Office hours start)"#,
+                "  at Mon..Fri 09:00: 2026-11-23T09:00:00+01:00, 2026-11-24T09:00:00+01:00, 2026-11-25T09:00:00+01:00",
+                #"rule "office-hours-stop" (Office hours stop)"#,
+                "  at Mon..Fri 17:30: 2026-11-20T17:30:00+01:00, 2026-11-23T17:30:00+01:00, 2026-11-24T17:30:00+01:00",
+                "2 rules, no errors",
+            ],
+            Self.officeMonday,
+        ])
+        // Only read: the store's files are as they were.
+        #expect(t.storeFiles() == files)
+    }
+
+    /// Without the project, `create_projects` decides in `simulate` as in
+    /// `run`: `ask` and `never` refuse the start (one `trackee:` line on
+    /// stderr, without the logger's metadata), `always` creates it in the
+    /// throwaway store. No store is made where there was none.
+    @Test func simulateAppliesCreateProjectsAsRunDoes() throws {
+        let refusal = """
+            trackee: error: rule "office-hours-start" (Office hours start): schedule Mon..Fri 09:00 at \
+            2026-11-23T09:00:00+01:00: refused: no project "Office"; create the project with `trackee projects add` \
+            or set create_projects: always
+
+            """
+        for (setting, started) in [("ask", false), ("never", false), ("always", true)] {
+            let t = try Sandbox(now: "2026-11-20 12:00", createProjects: setting)
+            let r = try t.run("simulate", "--rules", RecipeTests.rule("office-hours.yaml"), "--from", "monday",
+                              "--to", "monday 23:59")
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr == (started ? "" : refusal), "\(setting)")
+            #expect(r.lines == (started ? Self.officeMonday : [
+                Self.officeMonday[0],
+                #"2026-11-23T09:00:00+01:00  office-hours-start  refused office-hours-start at 2026-11-23T09:00:00+01:00: no project "Office""#,
+                "",
+                "timesheet",
+                "  no entries",
+                "  total: 0:00",
+            ]), "\(setting)")
+            #expect(t.listing(t.path("store")) == [])
+        }
+    }
+
     @Test func simulateNeedsATimeOnEveryEvent() throws {
         let t = try sandbox()
         try #"{"type":"focus","mode":"deep"}"#.write(toFile: t.path("day.jsonl"), atomically: true, encoding: .utf8)

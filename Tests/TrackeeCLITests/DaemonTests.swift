@@ -180,7 +180,10 @@ import TrackeeTestSupport
     @Test func systemdHearsReadyReloadingAndStopping() async throws {
         let socket = try NotifySocket(timeout: 15)
         let t = try sandbox(rules: "rules: []\n")
-        let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.name, "JOURNAL_STREAM": "8:1234"])
+        // As systemd starts a service: $JOURNAL_STREAM names the stream
+        // its stderr is (device and inode).
+        let daemon = try t.launch(["run"], environment: ["NOTIFY_SOCKET": socket.name],
+                                  via: ["/bin/sh", "-c", #"JOURNAL_STREAM=$(stat -L -c %d:%i /dev/stderr) exec "$0" "$@""#])
         defer { daemon.stop() }
         #expect(socket.receive() == "READY=1\nSTATUS=0 rules; no schedule firing ahead")
         daemon.signal(SIGHUP)
@@ -202,6 +205,41 @@ import TrackeeTestSupport
         // Under the journal every line carries its syslog priority.
         #expect(r.stderr.contains("<6>reloading rules: SIGHUP\n"))
         #expect(r.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("<") })
+    }
+
+    /// A refused firing is one `trackee run:` line for a person; with
+    /// `--verbose`, and under the journal, it ends in the firing's
+    /// metadata.
+    @Test func aRefusedFiringIsOneLineAndVerboseOrTheJournalAddTheMetadata() async throws {
+        let time = Int(Date().timeIntervalSince1970) - 600
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Prague")
+        let when = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+        let line = "rule \"w\": focus work on at \(when): refused: no project \"Nowhere\"; "
+            + "create the project with `trackee projects add` or set create_projects: always"
+        let journal = ["/bin/sh", "-c", #"JOURNAL_STREAM=$(stat -L -c %d:%i /dev/stderr) exec "$0" "$@""#]
+        var refused: [[String]] = []
+        for (arguments, prefix) in [(["run"], [String]()), (["run", "--verbose"], []), (["run"], journal)] {
+            let t = try Sandbox(createProjects: "never")
+            t.now = ""
+            try t.write("rules:\n  - id: w\n    when: {focus: work}\n    do: [{start: {project: Nowhere}}]\n",
+                        to: "config/trackee/rules.yaml")
+            let input = Pipe()
+            let daemon = try t.launch(arguments, via: prefix, input: input)
+            defer { daemon.stop() }
+            input.fileHandleForWriting.write(Data(#"{"type":"focus","mode":"work","time":\#(time)}"#.utf8 + [10]))
+            try input.fileHandleForWriting.close()
+            #expect(await eventually { daemon.stderrSoFar.contains("end of stdin after 1 line") })
+            daemon.signal(SIGTERM)
+            let r = try await daemon.finish()
+            #expect(r.status == 0, "\(r)")
+            refused.append(r.stderr.split(separator: "\n").map(String.init).filter { $0.contains("refused") })
+        }
+        #expect(refused == [
+            ["trackee run: error: " + line],
+            ["trackee run: error: " + line + " firing.key=w@focus:1 rule.id=w"],
+            ["<3>" + line + " firing.key=w@focus:1 rule.id=w"],
+        ])
     }
 
     /// `trackee tick` run again and again beside the daemon: every second

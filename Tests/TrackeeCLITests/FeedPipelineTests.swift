@@ -488,7 +488,7 @@ import TrackeeTestSupport
             "trackee run: info: loaded 2 rules from 1 file",
             "(first run)",
             #"trackee run: info: fired rule "office-arrive" (Arrived at the office): arrive office at "#
-                + "2026-11-23T08:56:19+01:00: started firing.key=office-arrive@place:office:arrive:1795420579 rule.id=office-arrive",
+                + "2026-11-23T08:56:19+01:00: started",
             "trackee run: info: stopped",
         ])
         #expect(try t.loggedEntries(at: "2026-11-23 12:00") == parsedJSON("""

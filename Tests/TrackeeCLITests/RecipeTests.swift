@@ -67,9 +67,10 @@ import TrackeeTestSupport
         try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 
-    /// The line a `notify` action logs on standard error without a session bus.
-    private func notification(_ text: String, rule: String, key: String) -> String {
-        "trackee: notice: notify (no session bus): \(text) firing.key=\(key) rule.id=\(rule)\n"
+    /// The line a `notify` action logs on standard error without a session
+    /// bus: for a person, without the firing's metadata.
+    private func notification(_ text: String) -> String {
+        "trackee: notice: notify (no session bus): \(text)\n"
     }
 
     // MARK: Scripts
@@ -278,7 +279,7 @@ import TrackeeTestSupport
         #expect(lunch.status == 0, "\(lunch)")
         #expect(lunch.lines == ["fired lunch-stop at 2026-11-23T12:30:00+01:00: stopped Docs"])
         #expect(lunch.stderr == notification(
-            "Lunch break: Timer stopped at 2026-11-23T12:30:00+01:00", rule: "lunch-stop", key: "lunch-stop@at:1795433400"))
+            "Lunch break: Timer stopped at 2026-11-23T12:30:00+01:00"))
 
         // Nothing runs on Tuesday: the condition keeps the rule, and its notification, quiet.
         let quiet = try tick(t, recipe, at: "2026-11-24 12:31")
@@ -378,8 +379,7 @@ import TrackeeTestSupport
         let onTime = try tick(t, recipe, at: "2026-11-23 19:00")
         #expect(onTime.lines == ["fired end-of-day at 2026-11-23T19:00:00+01:00: stopped Docs"])
         #expect(onTime.stderr == notification(
-            "Timer stopped at the end of the day: A timer was still running at 2026-11-23T19:00:00+01:00; it is saved, ending then.",
-            rule: "end-of-day", key: "end-of-day@at:1795456800"))
+            "Timer stopped at the end of the day: A timer was still running at 2026-11-23T19:00:00+01:00; it is saved, ending then."))
 
         // Tuesday: asleep at 19:00, woken at 21:30; the entry still ends at 19:00.
         #expect(try t.run(["start", "-p", "Docs"], now: "2026-11-24 17:00").status == 0)
@@ -418,13 +418,12 @@ import TrackeeTestSupport
         let warned = try tick(t, recipe, at: "2026-11-23 22:00")
         #expect(warned.lines == ["fired long-timer at 2026-11-23T22:00:00+01:00"])
         #expect(warned.stderr == notification(
-            "Docs has run for 4h 00m", rule: "long-timer", key: "long-timer@timer:running_for:1:14400"))
+            "Docs has run for 4h 00m"))
         // Asleep from 22:00 to 07:30: the 04:00 edge fires late, the entry ends at 02:00.
         let morning = try tick(t, recipe, at: "2026-11-24 07:30")
         #expect(morning.lines == ["fired overnight at 2026-11-24T04:00:00+01:00: stopped Docs"])
         #expect(morning.stderr == notification(
-            "Timer stopped: Docs ran overnight; it ends at 2026-11-24T02:00:00+01:00",
-            rule: "overnight", key: "overnight@timer:running_for:1:36000"))
+            "Timer stopped: Docs ran overnight; it ends at 2026-11-24T02:00:00+01:00"))
         #expect(try entries(t, at: "2026-11-24 07:30") == json("""
             [{"id": 1, "project": "Docs", "description": "", "tags": [], "billable": false,
               "start": "2026-11-23T18:00:00+01:00", "end": "2026-11-24T02:00:00+01:00", "duration_seconds": 28800,
@@ -441,8 +440,7 @@ import TrackeeTestSupport
         #expect(onTime.status == 0, "\(onTime)")
         #expect(onTime.lines == ["fired timesheet-reminder at 2026-11-20T15:30:00+01:00"])
         #expect(onTime.stderr == notification(
-            "Submit your timesheet: This week so far: trackee summary --week",
-            rule: "timesheet-reminder", key: "timesheet-reminder@at:1795185000"))
+            "Submit your timesheet: This week so far: trackee summary --week"))
 
         // Woken at 17:00 the next Friday, within max_late 2h: it still comes.
         #expect(try tick(t, recipe, at: "2026-11-27 15:00").status == 0)

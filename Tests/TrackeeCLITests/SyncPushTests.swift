@@ -69,6 +69,13 @@ import TrackeeTestSupport
         return Int64(f.date(from: text.replacingOccurrences(of: "+00:00", with: "Z"))?.timeIntervalSince1970 ?? -1)
     }
 
+    /// Runs `sql` on the sandbox's store, with SQLite directly.
+    static func sql(_ t: Sandbox, _ sql: String, _ arguments: StatementArguments) throws {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        try DatabaseQueue(path: t.storePath, configuration: config).write { try $0.execute(sql: sql, arguments: arguments) }
+    }
+
     /// Requests the server logged for `method` on paths matching `path`.
     static func logged(_ server: FakeTimeServiceProcess, _ method: String, _ path: String) throws -> [[String: Any]] {
         try server.requests().filter { ($0["method"] as? String) == method && (($0["path"] as? String) ?? "").contains(path) }
@@ -142,6 +149,59 @@ import TrackeeTestSupport
         #expect(try t.run("sync", "status", now: "2026-11-23 13:05").lines
             == ["work (toggl): 0 queued, 0 failed, 0 in conflict, 40 held there; last success 2026-11-23T13:00:00+01:00; "
                 + "20 of 30 requests left this hour"])
+    }
+
+    /// A push that waits for the quota inside the run (a wait of a minute
+    /// or less): meanwhile `sync status`, from another process, says until
+    /// when, and counts the requests this run has sent so far; once the
+    /// wait is over and the push done, the wait is gone.
+    @Test func syncStatusShowsAWaitInsideAPushAndTheRequestsSentSoFar() async throws {
+        let server = try FakeTimeServiceProcess(service: "toggl", token: Self.token)
+        let t = try Self.sandbox(server, requestsPerHour: 10)
+        for i in 0..<3 {
+            #expect(try t.run("add", "--from", "2026-11-20 1\(i):00", "--to", "2026-11-20 1\(i):30",
+                              "entry \(i)").status == 0)
+        }
+        // The real clock, as a pinned one never lets a wait end. The hour
+        // holds ten workspace requests of an earlier run, the oldest of
+        // them leaving it in ten seconds.
+        t.now = ""
+        let until = Int64(Date().timeIntervalSince1970) + 10
+        try Self.sql(t, "INSERT INTO sync_request (target, scope, at, count) VALUES ('work', 'workspace', ?, 10)",
+                     [until - 3600])
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Prague")
+        let waitingUntil = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(until)))
+        let push = try t.launch(["sync"])
+        defer { push.stop() }
+        // Who the token is and the workspace (/me, /me/workspaces) went
+        // out, then the first create waits.
+        var during: JSONValue = .absent
+        #expect(try await TrackeeTestSupport.eventually(within: 8, every: .milliseconds(100)) {
+            during = try t.run("sync", "status", "--json").json()
+            return during[0]["quota"]["waiting_until"] != .absent
+        })
+        let human = try t.run("sync", "status")
+        #expect(push.process.isRunning)
+        #expect(during[0]["quota"] == (try parsedJSON("""
+            {"requests_per_hour": 10, "left": 0, "user_left": 28, "waiting_until": "\(waitingUntil)"}
+            """)))
+        #expect(during[0]["retry_at"] == .string(waitingUntil))
+        #expect(during[0]["queued"] == .number(3))
+        #expect(human.lines == ["work (toggl): 3 queued, 0 failed, 0 in conflict, 0 held there; never pushed; waiting for Toggl Track's "
+                                + "hourly quota until \(String(waitingUntil.dropFirst(11).prefix(5))); "
+                                + "0 of 10 requests left this hour (28 of 30 for /me)"])
+        let r = try await push.finish()
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == ["work: pushed 3, adopted 0, failed 0, conflicts 0, still queued 0"])
+        #expect(Int64(Date().timeIntervalSince1970) >= until)
+        let after = try t.run("sync", "status", "--json").json()
+        #expect(after[0]["quota"] == (try parsedJSON("""
+            {"requests_per_hour": 10, "left": 7, "user_left": 28}
+            """)))
+        #expect(after[0]["retry_at"] == .absent)
+        #expect(after[0]["last_error"] == .absent)
+        #expect(try Self.remote(server).count == 3)
     }
 
     @Test func aThousandEntriesRecordedByRulesArePushedOnce() throws {

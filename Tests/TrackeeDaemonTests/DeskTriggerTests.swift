@@ -68,6 +68,27 @@ import TrackeeStore
             .map { "\($0.key ?? "") \($0.trigger ?? "") \($0.outcome)" }
     }
 
+    /// What `trackee run` asks Mutter's watch for (trackee-rules(5),
+    /// idle): the shortest idle length the enabled rules wait for, a `for`
+    /// or an `after`, at most a minute, and a minute when none waits.
+    @Test func theIdleWatchIsTheShortestLengthTheRulesWaitForAtMostAMinute() async throws {
+        let s = try await setup(at: nine)
+        defer { try? FileManager.default.removeItem(atPath: s.directory) }
+        var intervals = [await s.core.idleWatchInterval]
+        for rules in [
+            "rules:\n  - {id: a, when: {idle: {for: 45s}}, do: [{stop: {}}]}\n"
+                + "  - {id: b, when: {idle: {ended: true, after: 20s}}, do: [{stop: {}}]}\n"
+                + "  - {id: c, enabled: false, when: {idle: {for: 5s}}, do: [{stop: {}}]}\n",
+            "rules:\n  - {id: a, when: {idle: {for: 90s}}, do: [{stop: {}}]}\n",
+            "rules:\n  - {id: a, when: {session: locked}, do: [{stop: {}}]}\n",
+        ] {
+            try rules.write(toFile: s.directory + "/rules.yaml", atomically: true, encoding: .utf8)
+            await s.core.reload()
+            intervals.append(await s.core.idleWatchInterval)
+        }
+        #expect(intervals == [60_000, 20_000, 60_000, 60_000])
+    }
+
     @Test func tenMinutesIdleEndsTheEntryWhenIdlenessBeganToTheSecond() async throws {
         let s = try await setup(at: nine)
         defer { try? FileManager.default.removeItem(atPath: s.directory) }

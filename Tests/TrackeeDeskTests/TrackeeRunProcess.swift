@@ -191,6 +191,15 @@ final class TrackeeRunProcess {
                 .map { Firing($0[0], $0[1]) }
         }
     }
+
+    /// The keys of the firings of `rules` (the rule and the event's
+    /// occurrence), in the order of ``firings()``.
+    func firingKeys(of rules: [String]) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT key FROM rule_firing ORDER BY occurred, rule")
+                .filter { key in rules.contains { key.hasPrefix($0 + "@") } }
+        }
+    }
 }
 
 /// Sleeps until just past the next whole second and returns it (seconds

@@ -30,8 +30,12 @@ final class MemoryService: TimeService {
     /// Counts every call as a request, as the real services do.
     var quota: RequestQuota?
 
+    /// Called as each request goes out, after the quota counted it.
+    var sending: (() -> Void)?
+
     func take(_ operation: String) throws(ServiceFailure) {
         try quota?.take(.workspace)
+        sending?()
         calls.append(operation)
         if var queued = failures[operation], !queued.isEmpty {
             let failure = queued.removeFirst()
@@ -409,14 +413,29 @@ extension PusherTests {
         #expect(try self.summary().waitingForQuota == false)
     }
 
-    @Test func aShortQuotaWaitIsSleptThroughInThePush() throws {
+    /// While the push sleeps, the wait is in the store, as `sync status`
+    /// in another process reads it; once slept, it is gone.
+    @Test func aShortQuotaWaitIsSleptThroughInThePushAndTheStoreSaysSoMeanwhile() throws {
         try add("task", hour: 0)
         let now = day + 86_400
-        service.failures["create"] = [.quota(QuotaWait(service: "Clockify", until: now + 40, left: 0, limit: 30))]
-        let sleeps = SleepLog()
-        let report = try pusher(at: now, sleeps: sleeps).push()
-        #expect(sleeps.seconds == [40])
+        let wait = QuotaWait(service: "Clockify", until: now + 40, left: 0, limit: 30)
+        service.failures["create"] = [.quota(wait)]
+        var slept: [(seconds: Int, summary: OutboxSummary?)] = []
+        let pusher = Pusher(store: store, target: PushTarget(name: "work", projects: [:]), service: service, clock: { now },
+                            sleep: { slept.append(($0, try? self.summary())) })
+        let report = try pusher.push()
+        #expect(slept.map(\.seconds) == [40])
+        let during = try #require(slept.first?.summary)
+        #expect([during.queued, during.pushed] as [Int] == [1, 0])
+        #expect(during.retryAt == now + 40)
+        #expect(during.waitingForQuota)
+        #expect(during.lastError == ServiceFailure.quota(wait).description)
         #expect([report.pushed, report.queued] as [Int] == [1, 0])
+        let after = try summary()
+        #expect(after.retryAt == nil)
+        #expect(!after.waitingForQuota)
+        #expect(after.lastError == nil)
+        #expect(after.pushed == 1)
     }
 
     @Test func updatesOfOnePushAreCheckedWithOneListing() throws {
@@ -459,17 +478,20 @@ extension PusherTests {
 }
 
 extension PusherTests {
-    @Test func theHoursRequestsAreKeptAsThePushGoesSoAKilledRunStillCounts() throws {
+    /// Each request is in the store when it goes out, so a run killed
+    /// midway (even during a request) still counts for the next, and
+    /// `sync status` sees the counts while the push is under way.
+    @Test func theHoursRequestsAreKeptBeforeEachGoesOutSoAKilledRunStillCounts() throws {
         for h in 0..<3 { try add("task \(h)", hour: Int64(h)) }
         let now = day + 86_400
-        let quota = RequestQuota(service: "Clockify", limits: [.workspace: 30], clock: { now })
+        let quota = RequestQuota(service: "Clockify", limits: [.workspace: 30], clock: { now },
+                                 ledger: QuotaLedger(store: store, target: "work"))
         service.quota = quota
         var kept: [Int] = []
+        service.sending = { [store] in kept.append((try? store.quotaUse(target: "work", since: now - 3600)[.workspace]) ?? -1) }
         let pusher = Pusher(store: store, target: PushTarget(name: "work", projects: [:]), service: service, clock: { now },
                             quota: quota)
-        let report = try pusher.push { done, _ in
-            if done > 0 { kept.append((try? self.store.quotaUse(target: "work", since: now - 3600)[.workspace]) ?? -1) }
-        }
+        let report = try pusher.push()
         #expect(report.pushed == 3)
         #expect(kept == [1, 2, 3])
         #expect(try store.quotaRequests(target: "work", since: now - 3600) == [QuotaRequests(scope: .workspace, at: now, count: 3)])

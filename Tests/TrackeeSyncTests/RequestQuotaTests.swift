@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TrackeeCore
 import TrackeeStore
@@ -81,5 +82,38 @@ import TrackeeStore
         for _ in 0..<1000 { try quota.take(.workspace) }
         #expect(quota.requests == [])
         #expect(quota.exhausted(.workspace, resetsIn: nil) == QuotaWait(service: "Toggl Track", until: noon + 3600, left: 0, limit: 0))
+    }
+
+    /// With a ledger, each request is in the store as soon as it is
+    /// counted, before it goes out; a request the quota refuses is not.
+    /// At the end of a run only what is an hour old goes, and what another
+    /// process counted meanwhile stays.
+    @Test func aLedgerKeepsEachRequestBeforeItGoesOut() throws {
+        let path = NSTemporaryDirectory() + "trackee-ledger-\(UUID().uuidString).sqlite3"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let store = try Store(path: path)
+        try store.registerSyncTargets([SyncTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
+        try store.countQuotaRequest(target: "work", scope: .workspace, at: noon - 3600)
+        let time = ManualTime(noon)
+        let quota = RequestQuota(service: "Clockify", limits: [.workspace: 3], clock: time.read,
+                                 ledger: QuotaLedger(store: store, target: "work"))
+        try quota.take(.workspace)
+        #expect(try store.quotaRequests(target: "work", since: noon - 3600)
+            == [QuotaRequests(scope: .workspace, at: noon, count: 1)])
+        time.advance(5)
+        try quota.take(.workspace)
+        try quota.take(.workspace)
+        #expect(wait { try quota.take(.workspace) }?.until == noon + 3600)
+        #expect(try store.quotaRequests(target: "work", since: noon - 3601)
+            == [QuotaRequests(scope: .workspace, at: noon - 3600, count: 1),
+                QuotaRequests(scope: .workspace, at: noon, count: 1),
+                QuotaRequests(scope: .workspace, at: noon + 5, count: 2)])
+        // Another process's request, then the end of this run.
+        try store.countQuotaRequest(target: "work", scope: .workspace, at: noon + 6)
+        try quota.keep(in: store, target: "work")
+        #expect(try store.quotaRequests(target: "work", since: Instant(seconds: 0))
+            == [QuotaRequests(scope: .workspace, at: noon, count: 1),
+                QuotaRequests(scope: .workspace, at: noon + 5, count: 2),
+                QuotaRequests(scope: .workspace, at: noon + 6, count: 1)])
     }
 }
