@@ -122,6 +122,8 @@ bench: build
 	@python3 bench/calendar/daemon.py $(BIN) bench/out/calendar/calendar.ics bench/out/calendar
 	@echo "== location: feed throughput per format beside wc -l, feed memory, a live 1 Hz feed into trackee run"
 	@bench/location/run.sh $(BIN)
+	@echo "== import: 100,000 Timewarrior intervals into an empty store, beside timew export writing them (target: 5 s)"
+	@bench/import/run.sh $(BIN)
 	@echo "== sync: pushing 10,000 queued entries to a local Clockify fake that answers at once"
 	@bench/sync/run.sh $(BIN)
 	@echo "== the HTTP API: keyed POST /v1/start and GET /v1/status with wrk at 32 connections, beside trackee start as a process per intent; the daemon's idle memory"

@@ -89,11 +89,21 @@ extension Store {
         var projects: [String: Int64?] = [:]
         var seen: Set<String> = []
         let known = try db.cachedStatement(sql: "SELECT 1 FROM import_key WHERE key = ?")
+        // An entry that overlaps [start, end) began less than the longest
+        // entry's length before `start`: a bounded range of the start
+        // index, not every entry before `end`. The running one is apart.
         let overlap = try db.cachedStatement(sql: """
-            SELECT id FROM entry WHERE ("end" > ?1 OR "end" IS NULL) AND start < ?2 ORDER BY start LIMIT 1
+            SELECT id FROM entry WHERE start > ?1 - ?3 AND start < ?2 AND "end" > ?1 ORDER BY start LIMIT 1
             """)
+        let running = try Row.fetchOne(db, sql: #"SELECT id, start FROM entry WHERE "end" IS NULL"#)
+            .map { (id: $0[0] as Int64, start: $0[1] as Int64) }
+        var longest = try Int64.fetchOne(db, sql: #"SELECT max("end" - start) FROM entry WHERE "end" IS NOT NULL"#) ?? 0
         let free = try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE id = ?")
         let keep = try db.cachedStatement(sql: "INSERT INTO import_key (key, entry_id, step) VALUES (?, ?, ?)")
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         let joined = try HubIDs.number(db) != nil
         let source = ChangeSource.imported(format: format).storedText
         var keys: [(key: String, id: Int64)] = []
@@ -118,18 +128,28 @@ extension Store {
                     projectID = resolved.projectID
                 }
             }
-            let overlapped = try Int64.fetchOne(overlap, arguments: [row.start.seconds, row.end.seconds])
-            var id = try HubIDs.next(db, .entry)
-            if !joined, let wanted = row.id, try Row.fetchOne(free, arguments: [wanted]) == nil { id = wanted }
-            var record = EntryRecord(
-                id: id, projectID: projectID, description: row.description, tags: Tags.encode(Tags.normalize(row.tags)),
-                start: row.start.seconds, end: row.end.seconds, source: row.source ?? source, created: now.seconds,
+            var overlapped = try Int64.fetchOne(overlap, arguments: [row.start.seconds, row.end.seconds, longest + 1])
+            if overlapped == nil, let running, running.start < row.end.seconds {
+                overlapped = running.id
+            }
+            longest = max(longest, row.end.seconds - row.start.seconds)
+            var chosen = try HubIDs.next(db, .entry)
+            if !joined, let wanted = row.id, try Row.fetchOne(free, arguments: [wanted]) == nil { chosen = wanted }
+            let tags = Tags.encode(Tags.normalize(row.tags)), entrySource = row.source ?? source
+            // Prepared once: GRDB's record insert builds its SQL each time.
+            try insert.execute(arguments: [
+                chosen, projectID, row.description, tags, row.start.seconds, row.end.seconds, entrySource, now.seconds,
+                now.seconds,
+            ])
+            let record = EntryRecord(
+                id: chosen ?? db.lastInsertedRowID, projectID: projectID, description: row.description, tags: tags,
+                start: row.start.seconds, end: row.end.seconds, source: entrySource, created: now.seconds,
                 updated: now.seconds)
-            try record.insert(db)
-            try step.record(db, .entry, id: record.id!, before: nil, after: record.image)
-            keys.append((row.key, record.id!))
-            report.added.append((row.line, record.id!))
-            if let overlapped { report.overlapping.append((row.line, record.id!, overlapped)) }
+            let id = record.id!
+            try step.record(db, .entry, id: id, before: nil, after: record.image)
+            keys.append((row.key, id))
+            report.added.append((row.line, id))
+            if let overlapped { report.overlapping.append((row.line, id, overlapped)) }
         }
         for (key, id) in keys { try keep.execute(arguments: [key, id, step.id]) }
         report.step = step.id

@@ -192,4 +192,22 @@ import TrackeeTestSupport
         #expect(try t.run("import", "timewarrior", path).lines == ["imported 10 entries"])
         #expect(try t.run("undo").lines == [#"undid "import timewarrior": removed 10 entries (#1 #2 #3 … #10)"#])
     }
+
+    /// An overlap is found with a long entry that began well before, and
+    /// with the running timer.
+    @Test func entriesOverlappingALongEntryOrTheRunningTimerAreListed() throws {
+        let t = try Sandbox(zone: "UTC", now: "2026-11-28 12:00")
+        #expect(try t.run("add", "--from", "2026-11-10 00:00", "--to", "2026-11-12 00:00", "-p", "Retreat").status == 0)
+        #expect(try t.run("start", "-p", "Docs", "--at", "2026-11-28 08:00").status == 0)
+        let path = try t.write("""
+            [
+            {"start":"20261111T100000Z","end":"20261111T110000Z","tags":["a"]},
+            {"start":"20261113T100000Z","end":"20261113T110000Z","tags":["b"]},
+            {"start":"20261128T090000Z","end":"20261128T100000Z","tags":["c"]}
+            ]
+            """, to: "in.json")
+        #expect(try t.run("import", "timewarrior", path).lines == [
+            "imported 3 entries", "overlapping: line 2 (#3 overlaps #1), line 4 (#5 overlaps #2)",
+        ])
+    }
 }
