@@ -32,7 +32,7 @@ DAEMON_BIN = .build/release/trackee-daemon
 PG_LIBDIR = $(shell pg_config --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 PQ_STATIC = -Xlinker -L$(PG_LIBDIR) $(foreach l,-lpq -lpgcommon_shlib -lpgport_shlib -lssl -lcrypto,-Xlinker $(l))
 
-.PHONY: all deps build build-trackee demo test bench conformance install uninstall clean
+.PHONY: all deps build build-trackee demo test bench conformance install uninstall deb deb-package clean
 
 all: build
 
@@ -176,5 +176,26 @@ install: $(INSTALL_NEEDS)
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
+# `make deb` makes trackee_VERSION_ARCH.deb here from the release binaries
+# (or from BIN, SYNC_BIN and DAEMON_BIN, as `make install` does) and has
+# lintian check it; `deb-package` makes it without lintian (the package
+# test builds one from the debug binaries that way). The version is the
+# one `trackee --version` prints. scripts/deb.sh says what goes in.
+VERSION = $(shell sed -n 's/^ *public static let string = "\(.*\)"$$/\1/p' Sources/TrackeeCommands/Trackee.swift)
+DEB = trackee_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || echo amd64).deb
+DEB_WORK = .build-deb
+deb: deb-package
+	@scripts/install-deps.sh lintian
+	lintian --fail-on error $(DEB)
+	@ls -l $(DEB)
+
+deb-package: $(INSTALL_NEEDS)
+	@scripts/install-deps.sh dpkg-dev
+	rm -rf $(DEB_WORK)
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_WORK))/debian/trackee PREFIX=/usr \
+		BIN=$(BIN) SYNC_BIN=$(SYNC_BIN) DAEMON_BIN=$(DAEMON_BIN)
+	scripts/deb.sh $(DEB_WORK) $(VERSION) $(DEB)
+	rm -rf $(DEB_WORK)
+
 clean:
-	rm -rf .build .build-sync .build-leaks
+	rm -rf .build .build-sync .build-leaks .build-deb
