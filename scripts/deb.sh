@@ -11,7 +11,7 @@
 # --ignore-missing-info: its debug binaries load the Swift runtime from the
 # toolchain, which no Debian package holds), DEB_COMPRESSION to dpkg-deb.
 set -eu
-work=$1 version=$2 output=$3
+work=$(realpath "$1") version=$2 output=$3
 root=$work/debian/trackee
 maintainer="trackee maintainers <maintainers@users.noreply.a-seed-cd1941af.example>"
 doc=$root/usr/share/doc/trackee
@@ -108,7 +108,9 @@ printf 'Source: trackee\n\nPackage: trackee\nArchitecture: any\n' >"$work/debian
 depends=""
 if [ -n "$dynamic" ]; then
     # shellcheck disable=SC2086
-    depends=$(cd "$work" && dpkg-shlibdeps -O ${DEB_SHLIBDEPS_FLAGS:-} $dynamic | sed -n 's/^shlibs:Depends=//p')
+    (cd "$work" && dpkg-shlibdeps -O ${DEB_SHLIBDEPS_FLAGS:-} $dynamic) >"$work/substvars"
+    depends=$(sed -n 's/^shlibs:Depends=//p' "$work/substvars")
+    [ -n "$depends" ] || { echo "deb.sh: dpkg-shlibdeps found no Depends for$dynamic" >&2; exit 1; }
 fi
 
 size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
