@@ -70,10 +70,11 @@ demo: deps
 # against a private dbus-daemon; libdbus-1-dev itself is a build package);
 # curl and openssl (the HTTP tests' client, and their TLS certificate);
 # for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
-# and python3-jinja2 (Home Assistant's templates); and postgresql-15, whose
-# initdb and pg_ctl give the hub's tests a private cluster.
+# and python3-jinja2 (Home Assistant's templates); postgresql-15, whose
+# initdb and pg_ctl give the hub's tests a private cluster; and dpkg-dev
+# (dpkg-shlibdeps, for the Debian package DebPackageTests makes).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
-	curl openssl nginx python3-jinja2 postgresql-15
+	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
@@ -188,6 +189,7 @@ deb: deb-package
 	@scripts/install-deps.sh lintian
 	lintian --fail-on error $(DEB)
 	@ls -l $(DEB)
+	@dpkg-deb --field $(DEB) Installed-Size Depends
 
 deb-package: $(INSTALL_NEEDS)
 	@scripts/install-deps.sh dpkg-dev

@@ -103,7 +103,7 @@ import TrackeeTestSupport
                       "a package named trackee is on this machine (\(known.stdout)); the test will not replace it")
         let files = try Self.packaged()
         let taken = files.filter { FileManager.default.fileExists(atPath: $0) }.sorted()
-        try Self.skip(unless: taken.isEmpty, "\(taken.joined(separator: ", ")) exist outside any trackee package; installing one would overwrite them")
+        try Self.skip(unless: taken.isEmpty, "files the package holds are already on this machine (\(taken.joined(separator: ", "))); the test will not overwrite them")
         let before = try Self.listing(in: work)
 
         // The package, from the debug binaries.
