@@ -32,7 +32,7 @@ DAEMON_BIN = .build/release/trackee-daemon
 PG_LIBDIR = $(shell pg_config --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 PQ_STATIC = -Xlinker -L$(PG_LIBDIR) $(foreach l,-lpq -lpgcommon_shlib -lpgport_shlib -lssl -lcrypto,-Xlinker $(l))
 
-.PHONY: all deps build build-trackee demo test bench conformance install uninstall clean
+.PHONY: all deps build build-trackee demo test bench conformance install uninstall deb deb-package clean
 
 all: build
 
@@ -71,11 +71,12 @@ demo: deps
 # curl and openssl (the HTTP tests' client, and their TLS certificate);
 # for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
 # and python3-jinja2 (Home Assistant's templates); postgresql-15, whose
-# initdb and pg_ctl give the hub's tests a private cluster; and the
+# initdb and pg_ctl give the hub's tests a private cluster; dpkg-dev
+# (dpkg-shlibdeps, for the Debian package DebPackageTests makes); and the
 # trackers `trackee import` is checked against: timewarrior, and Watson
 # (td-watson, which Debian lacks, from PyPI into .build-watson/venv).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
-	curl openssl nginx python3-jinja2 postgresql-15 timewarrior python3-venv
+	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv
 WATSON_VENV = .build-watson/venv
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
@@ -184,5 +185,27 @@ install: $(INSTALL_NEEDS)
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
+# `make deb` makes trackee_VERSION_ARCH.deb here from the release binaries
+# (or from BIN, SYNC_BIN and DAEMON_BIN, as `make install` does) and has
+# lintian check it; `deb-package` makes it without lintian (the package
+# test builds one from the debug binaries that way). The version is the
+# one `trackee --version` prints. scripts/deb.sh says what goes in.
+VERSION = $(shell sed -n 's/^ *public static let string = "\(.*\)"$$/\1/p' Sources/TrackeeCommands/Trackee.swift)
+DEB = trackee_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || echo amd64).deb
+DEB_WORK = .build-deb
+deb: deb-package
+	@scripts/install-deps.sh lintian
+	lintian --fail-on error $(DEB)
+	@ls -l $(DEB)
+	@dpkg-deb --field $(DEB) Installed-Size Depends
+
+deb-package: $(INSTALL_NEEDS)
+	@scripts/install-deps.sh dpkg-dev
+	rm -rf $(DEB_WORK)
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_WORK))/debian/trackee PREFIX=/usr \
+		BIN=$(BIN) SYNC_BIN=$(SYNC_BIN) DAEMON_BIN=$(DAEMON_BIN)
+	scripts/deb.sh $(DEB_WORK) $(VERSION) $(DEB)
+	rm -rf $(DEB_WORK)
+
 clean:
-	rm -rf .build .build-sync .build-leaks .build-watson
+	rm -rf .build .build-sync .build-leaks .build-watson .build-deb

@@ -29,6 +29,8 @@ import TrackeeTestSupport
         "make test": "runs this suite",
         "make install PREFIX=$HOME/.local": "builds a release and installs it into the account (InstallTests installs into a folder)",
         "make install PREFIX=~/.local": "builds a release and installs it into the account (InstallTests installs into a folder)",
+        "make deb && sudo apt install ./trackee_*.deb":
+            "builds a release and installs it on the machine (DebPackageTests installs a package of the debug binaries)",
         "mkdir -p ~/.config/trackee/rules.d ~/.config/systemd/user": "changes the account; the sandboxes here are set up the same way",
         "mkdir -p ~/.config/systemd/user": "changes the account",
         "cp recipes/rules/office-hours.yaml ~/.config/trackee/rules.d/": "changes the account; the sandboxes here hold the same file",
