@@ -293,7 +293,12 @@ import TrackeeTestSupport
     @Test func readmesWalkThroughSimulatesMondayWithTheProjectItAdded() throws {
         let readme = try String(contentsOf: RecipeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
         let examples = DocExample.markdown(readme, document: "README.md")
-        let first = try #require(examples.firstIndex { $0.command == "make install PREFIX=$HOME/.local" })
+        // The walk-through's own install, the one its mkdir follows (the
+        // Set up section shows the same command beside make deb).
+        let first = try #require(examples.indices.first {
+            examples[$0].command == "make install PREFIX=$HOME/.local" && $0 + 1 < examples.count
+                && examples[$0 + 1].command.hasPrefix("mkdir -p ~/.config/trackee/rules.d")
+        })
         let walk = examples[first...].prefix { $0.command.hasPrefix("systemctl") == false }.map(\.command)
         #expect(walk == [
             "make install PREFIX=$HOME/.local",
