@@ -1,10 +1,11 @@
 import TrackeeCore
 
 /// What makes a rule fire: the trigger config a rule file wrote, one type
-/// per kind (``ScheduleTrigger``, ``FocusTrigger``, ``CalendarTrigger``,
-/// ``PlaceTrigger``), each in a file of its own with its ``TriggerKind``
-/// entry. A rule file writes one as a mapping whose distinguishing key
-/// names the kind:
+/// per kind, each in a file of its own with its ``TriggerKind`` entry
+/// (``TriggerKind/all`` lists the twelve: schedule, focus, calendar,
+/// arrive, leave, timer, idle, session, sleep, network, power, device). A
+/// rule file writes one as a mapping whose distinguishing key names the
+/// kind:
 ///
 ///     when:
 ///       - at: "Mon..Fri 09:00"
