@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one lexer (unfolding, the parameter grammar,
+// UTF-8 checks) whose steps share one cursor and its line bookkeeping.
 /// The content lines of an iCalendar text (RFC 5545 section 3.1): folded
 /// lines joined, each split into name, parameters and value, and each
 /// remembering the physical line it began on.

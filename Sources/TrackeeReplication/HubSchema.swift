@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: most of it is the hub's append-only migrations
+// as SQL, kept in one list in order, as the store's are.
 /// The hub's schema: versioned, append-only migrations, as the local
 /// store's are. Each runs once, in order, in the transaction that records
 /// it in `trackee_migration`; a hub that has a migration this list does

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the whole merge, one pure function and the
+// rules it keeps, is read in one place; its input and plan types are in
+// TrackeeStore's HubValues and HubMergePlan.
 import TrackeeCore
 import TrackeeStore
 

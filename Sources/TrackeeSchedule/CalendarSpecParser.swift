@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one recursive-descent parser of systemd's
+// calendar grammar, whose productions share the cursor and its errors.
 import TrackeeCore
 
 /// Reads a calendar expression with the grammar of systemd's

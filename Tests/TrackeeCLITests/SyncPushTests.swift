@@ -164,9 +164,10 @@ import TrackeeTestSupport
         }
         // The real clock, as a pinned one never lets a wait end. The hour
         // holds ten workspace requests of an earlier run, the oldest of
-        // them leaving it in ten seconds.
+        // them leaving it in 30 seconds: long enough for a loaded machine
+        // to start the push and look before the wait is over.
         t.now = ""
-        let until = Int64(Date().timeIntervalSince1970) + 10
+        let until = Int64(Date().timeIntervalSince1970) + 30
         try Self.sql(t, "INSERT INTO sync_request (target, scope, at, count) VALUES ('work', 'workspace', ?, 10)",
                      [until - 3600])
         let formatter = ISO8601DateFormatter()
@@ -177,7 +178,7 @@ import TrackeeTestSupport
         // Who the token is and the workspace (/me, /me/workspaces) went
         // out, then the first create waits.
         var during: JSONValue = .absent
-        #expect(try await TrackeeTestSupport.eventually(within: 8, every: .milliseconds(100)) {
+        #expect(try await TrackeeTestSupport.eventually(within: 25, every: .milliseconds(100)) {
             during = try t.run("sync", "status", "--json").json()
             return during[0]["quota"]["waiting_until"] != .absent
         })

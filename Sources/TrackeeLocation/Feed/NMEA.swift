@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one decoder whose sentence readers (RMC, GGA,
+// GNS, GST) fill the same epoch and share its state.
 import TrackeeCore
 
 /// NMEA 0183 sentences grouped into epochs, one fix per epoch.
