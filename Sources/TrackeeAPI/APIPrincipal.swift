@@ -1,11 +1,13 @@
+import TrackeeCore
+
 /// Who a request comes from: the device its token was made for, and what
 /// the token may do (`start`, `stop`, `cancel`, `read`, `events`,
 /// `owntracks`).
 public struct APIPrincipal: Sendable, Equatable {
     public var device: String
-    public var scopes: Set<String>
+    public var scopes: Set<TokenScope>
 
-    public init(device: String, scopes: Set<String>) {
+    public init(device: String, scopes: Set<TokenScope>) {
         self.device = device
         self.scopes = scopes
     }

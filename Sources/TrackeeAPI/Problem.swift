@@ -1,4 +1,5 @@
 import Foundation
+import TrackeeCore
 
 /// An error answer as RFC 9457 describes it (`application/problem+json`):
 /// every failure of the API is one of these, turned into bytes in one
@@ -63,10 +64,10 @@ struct Problem: Error, Equatable {
             headers: [("WWW-Authenticate", challenge)])
     }
 
-    static func forbidden(scope: String, device: String) -> Problem {
+    static func forbidden(scope: TokenScope, device: String) -> Problem {
         Problem(
             status: 403, kind: "forbidden", title: "Scope not granted",
-            detail: "The token of device \"\(device)\" does not have the scope \"\(scope)\".")
+            detail: "The token of device \"\(device)\" does not have the scope \"\(scope.rawValue)\".")
     }
 
     /// The body is not what the route reads (bad JSON, a wrong type, an

@@ -1,3 +1,5 @@
+import TrackeeCore
+
 /// The API's routes, declared in one place: method, path, the scope a
 /// token needs, and how the caller authenticates. openapi.json describes
 /// exactly these (a test holds the two together).
@@ -15,21 +17,21 @@ struct Route: Sendable, Equatable {
 
     var method: String
     var path: String
-    var scope: String
+    var scope: TokenScope
     var credentials: Credentials = .bearer
     var endpoint: Endpoint
 
     static let all: [Route] = [
-        Route(method: "POST", path: "/v1/start", scope: "start", endpoint: .start),
-        Route(method: "POST", path: "/v1/stop", scope: "stop", endpoint: .stop),
-        Route(method: "POST", path: "/v1/cancel", scope: "cancel", endpoint: .cancel),
-        Route(method: "GET", path: "/v1/status", scope: "read", endpoint: .status),
-        Route(method: "GET", path: "/v1/entries", scope: "read", endpoint: .entries),
-        Route(method: "POST", path: "/v1/focus", scope: "events", endpoint: .focus),
-        Route(method: "POST", path: "/v1/events", scope: "events", endpoint: .events),
-        Route(method: "POST", path: "/v1/owntracks", scope: "owntracks", credentials: .basic, endpoint: .ownTracks),
-        Route(method: "GET", path: "/v1/events/stream", scope: "read", endpoint: .eventStream),
-        Route(method: "GET", path: "/v1/openapi.json", scope: "read", endpoint: .openAPI),
+        Route(method: "POST", path: "/v1/start", scope: .start, endpoint: .start),
+        Route(method: "POST", path: "/v1/stop", scope: .stop, endpoint: .stop),
+        Route(method: "POST", path: "/v1/cancel", scope: .cancel, endpoint: .cancel),
+        Route(method: "GET", path: "/v1/status", scope: .read, endpoint: .status),
+        Route(method: "GET", path: "/v1/entries", scope: .read, endpoint: .entries),
+        Route(method: "POST", path: "/v1/focus", scope: .events, endpoint: .focus),
+        Route(method: "POST", path: "/v1/events", scope: .events, endpoint: .events),
+        Route(method: "POST", path: "/v1/owntracks", scope: .owntracks, credentials: .basic, endpoint: .ownTracks),
+        Route(method: "GET", path: "/v1/events/stream", scope: .read, endpoint: .eventStream),
+        Route(method: "GET", path: "/v1/openapi.json", scope: .read, endpoint: .openAPI),
     ]
 
     /// The route for `method` and `path`, or the problem: 404 for a path

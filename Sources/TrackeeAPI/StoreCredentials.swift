@@ -50,6 +50,6 @@ public struct StoreCredentials: APICredentials {
     }
 
     static func principal(_ token: APIToken) -> APIPrincipal {
-        APIPrincipal(device: token.name, scopes: Set(token.scopes.map(\.rawValue)))
+        APIPrincipal(device: token.name, scopes: Set(token.scopes))
     }
 }

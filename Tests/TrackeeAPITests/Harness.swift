@@ -49,10 +49,10 @@ let answered: UInt64 = 1_002_345_678
 
 /// Tokens by secret, as the store's token table would answer.
 struct FakeCredentials: APICredentials {
-    static let all: Set<String> = ["start", "stop", "cancel", "read", "events", "owntracks"]
+    static let all = Set(TokenScope.allCases)
     let bearers: [String: APIPrincipal] = [
         "secret-all": APIPrincipal(device: "phone", scopes: all),
-        "secret-read": APIPrincipal(device: "dashboard", scopes: ["read"]),
+        "secret-read": APIPrincipal(device: "dashboard", scopes: [.read]),
     ]
 
     /// A store that cannot be read.
@@ -65,7 +65,7 @@ struct FakeCredentials: APICredentials {
 
     func principal(basicUser: String, password: String) throws -> APIPrincipal? {
         guard basicUser == "phone", password == "ot-secret" else { return nil }
-        return APIPrincipal(device: "phone", scopes: ["owntracks"])
+        return APIPrincipal(device: "phone", scopes: [.owntracks])
     }
 }
 
