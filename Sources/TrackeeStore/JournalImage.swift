@@ -1,3 +1,5 @@
+import TrackeeCore
+
 /// A row's image for the journal: its columns as one JSON object, built
 /// from the record in hand rather than read back with SQL, so that
 /// journaling a `stop` costs one plain insert. A migration that adds a
@@ -49,45 +51,34 @@ extension EntryRecord: JournalImage {
 /// A JSON object written field by field (RFC 8259): integers, strings
 /// and nulls are all a row holds.
 struct JSONObject {
-    private var text = "{"
+    // The one JSON string writer, Core's (ExportBuffer.writeJSONString).
+    private var buffer = ExportBuffer(capacity: 256)
     private var first = true
+
+    init() {
+        buffer.write(byte: UInt8(ascii: "{"))
+    }
 
     mutating func add(_ key: String, _ value: Int64?) {
         field(key)
-        text += value.map(String.init) ?? "null"
+        if let value { buffer.write(String(value)) } else { buffer.write(literal: "null") }
     }
 
     mutating func add(_ key: String, _ value: String?) {
         field(key)
-        guard let value else { return text += "null" }
-        text += "\""
-        // Most text needs no escape: it goes in whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            text += value
-            text += "\""
-            return
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        if let value { buffer.writeJSONString(value) } else { buffer.write(literal: "null") }
     }
 
     private mutating func field(_ key: String) {
-        if !first { text += "," }
+        if !first { buffer.write(byte: UInt8(ascii: ",")) }
         first = false
-        text += "\"" + key + "\":"
+        buffer.writeJSONString(key)
+        buffer.write(byte: UInt8(ascii: ":"))
     }
 
-    var closed: String { text + "}" }
+    var closed: String {
+        var done = buffer
+        done.write(byte: UInt8(ascii: "}"))
+        return String(decoding: done.bytes, as: UTF8.self)
+    }
 }
