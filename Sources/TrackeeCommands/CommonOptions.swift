@@ -100,3 +100,9 @@ struct RangeOptions: ParsableArguments {
         return (start, end)
     }
 }
+
+/// `--key`, shared by the intent commands.
+struct KeyOption: ParsableArguments {
+    @Option(help: "An idempotency key: a second call with the same key changes nothing.")
+    var key: String?
+}
