@@ -16,7 +16,7 @@ public actor DaemonCore {
     let ruleFiles: [String]
     let systemd: SystemdNotifier
     /// What every part of the daemon reads the time from and sleeps on.
-    public let clocks: Clocks
+    public nonisolated let clocks: Clocks
     var automation: Automation
     /// Rung by a reload, so the schedule loop arms the new deadlines.
     let alarm: Alarm

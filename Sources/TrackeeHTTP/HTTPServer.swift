@@ -18,6 +18,9 @@ public struct HTTPServer: Service {
     let store: Store
     let zone: Zone
     let now: @Sendable () -> Instant
+    /// What the heartbeat, the caches' tick and the closing grace sleep on:
+    /// the daemon's sleep clock, so a manual clock drives them in tests.
+    let clock: any Clock<Duration>
     let version: String
     let generation: StoreGeneration
     let logger: Logger
@@ -26,8 +29,9 @@ public struct HTTPServer: Service {
     /// the server advances it at each change of the store's files.
     public init(
         api: API, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
-        version: String, generation: StoreGeneration, logger: Logger
+        clock: any Clock<Duration> = ContinuousClock(), version: String, generation: StoreGeneration, logger: Logger
     ) {
+        self.clock = clock
         self.generation = generation
         self.api = api
         self.settings = settings
@@ -89,7 +93,7 @@ public struct HTTPServer: Service {
         try? await channel.close()
         // Give the streams' last frames and the answers in progress a
         // moment to go out before the connections are closed under them.
-        try? await Task.sleep(for: .milliseconds(100))
+        try? await clock.sleep(for: .milliseconds(100))
         try? await group.shutdownGracefully()
         logger.info("http: stopped")
     }
@@ -101,7 +105,7 @@ public struct HTTPServer: Service {
             logger.warning("http: cannot watch \(store.path) with inotify; the event stream sends heartbeats only")
             // Without word of changes, the caches may keep a read a tenth
             // of a second at most.
-            while (try? await Task.sleep(for: .milliseconds(100))) != nil { generation.advance() }
+            while (try? await clock.sleep(for: .milliseconds(100))) != nil { generation.advance() }
             return
         }
         defer { watch.stop() }
@@ -118,7 +122,7 @@ public struct HTTPServer: Service {
     }
 
     private func beat(_ hub: EventHub) async {
-        while (try? await Task.sleep(for: .seconds(settings.heartbeat))) != nil {
+        while (try? await clock.sleep(for: .seconds(settings.heartbeat))) != nil {
             hub.publish([EventStream.heartbeat])
         }
     }

@@ -15,7 +15,9 @@ enum DaemonEntry {
         HubServing.register(LinkedReplication())
         HTTPServing.register { context in
             let store = context.store
-            let now: @Sendable () -> Instant = { SystemClock.now() }
+            // The daemon's clocks: what its other services read and sleep on.
+            let clocks = context.core.clocks
+            let now: @Sendable () -> Instant = { clocks.wall.now }
             let generation = StoreGeneration()
             let api = API(
                 store: store, zone: context.zone, createsProjects: context.createsProjects, weekStart: context.weekStart,
@@ -24,7 +26,7 @@ enum DaemonEntry {
                 trustedProxies: context.settings.trustedProxies,
                 log: APILog(logger: context.logger, access: context.settings.accessLog))
             return HTTPServer(
-                api: api, settings: context.settings, store: store, zone: context.zone, now: now,
+                api: api, settings: context.settings, store: store, zone: context.zone, now: now, clock: clocks.sleep,
                 version: context.version, generation: generation, logger: context.logger)
         }
         Trackee.runCommandLine()
