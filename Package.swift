@@ -122,10 +122,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(name: "trackee", dependencies: ["TrackeeCommands"]),
-        // The same commands with the HTTP API's server linked in: SwiftNIO
-        // would cost every one-shot command 10 % more instructions at
-        // start-up (BENCHMARKS.md), so only the daemon carries it. `trackee
-        // run` execs it when the settings turn the server on.
+        // The same commands with the HTTP API's server and replication
+        // through the hub linked in: SwiftNIO would cost every one-shot
+        // command 10 % more instructions at start-up (BENCHMARKS.md), and
+        // libpq is needed only there, so only the daemon carries them.
+        // `trackee run` execs it when the settings have `http:` or `hub:`,
+        // and `trackee hub init|sync|grant|revoke|check|limit` always.
         .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeReplication"]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
