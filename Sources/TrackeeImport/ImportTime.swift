@@ -2,7 +2,8 @@ import TrackeeCore
 
 /// The times other trackers write, read without Foundation.
 enum ImportTime {
-    /// Digits `from..<to` of `bytes` as a number; nil if any is not one.
+    /// `bytes`, all ASCII digits (at most nine), as a number; nil if any is
+    /// not a digit.
     private static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
         var value = 0

@@ -104,9 +104,7 @@ extension Store {
             INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let joined = try HubIDs.number(db) != nil
         let source = ChangeSource.imported(format: format).storedText
-        var keys: [(key: String, id: Int64)] = []
         // In the order they happened: an overlap is then with what came
         // before, in the store or in the file.
         for row in rows.sorted(by: { ($0.start, $0.line) < ($1.start, $1.line) }) {
@@ -133,8 +131,10 @@ extension Store {
                 overlapped = running.id
             }
             longest = max(longest, row.end.seconds - row.start.seconds)
+            // Nil until the store has joined a hub: then a free id of
+            // trackee's own export is kept.
             var chosen = try HubIDs.next(db, .entry)
-            if !joined, let wanted = row.id, try Row.fetchOne(free, arguments: [wanted]) == nil { chosen = wanted }
+            if chosen == nil, let wanted = row.id, try Row.fetchOne(free, arguments: [wanted]) == nil { chosen = wanted }
             let tags = Tags.encode(Tags.normalize(row.tags)), entrySource = row.source ?? source
             // Prepared once: GRDB's record insert builds its SQL each time.
             try insert.execute(arguments: [
@@ -147,11 +147,10 @@ extension Store {
                 updated: now.seconds)
             let id = record.id!
             try step.record(db, .entry, id: id, before: nil, after: record.image)
-            keys.append((row.key, id))
+            try keep.execute(arguments: [row.key, id, step.id])
             report.added.append((row.line, id))
             if let overlapped { report.overlapping.append((row.line, id, overlapped)) }
         }
-        for (key, id) in keys { try keep.execute(arguments: [key, id, step.id]) }
         report.step = step.id
         return report
     }
