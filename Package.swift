@@ -66,10 +66,13 @@ let package = Package(
             ]),
         // The HTTP API's request-to-answer layer: routes, JSON views shared
         // with the CLI, problems, idempotency. No sockets; the server hands
-        // it parsed requests.
+        // it parsed requests. Event bodies are decoded here with
+        // TrackeeAutomation's event lines, and the daemon gets typed values.
         .target(
             name: "TrackeeAPI",
-            dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeAutomation", .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.embedInCode("openapi.json")]),
         // The HTTP API's server (issue 20): SwiftNIO's HTTP/1.1 under
         // TrackeeAPI, as a service of `trackee run`. Plain HTTP only: TLS is
@@ -86,12 +89,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // What the one-shot commands and `run` share: the runner, the
-        // trigger sources, rule and calendar files, the feed run.
+        // trigger sources, rule and calendar files, the feed run, event
+        // lines (which find the desk kinds in TrackeeDesk's registry).
         .target(
             name: "TrackeeAutomation",
             dependencies: [
                 "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeSchedule", "TrackeeCalendar", "TrackeeLocation",
-                .product(name: "Logging", package: "swift-log"),
+                "TrackeeDesk", .product(name: "Logging", package: "swift-log"),
             ]),
         // Only the long-running parts of `run`.
         .target(

@@ -1,4 +1,5 @@
 import Synchronization
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeStore
 
@@ -143,11 +144,17 @@ public final class API: Sendable {
         case .entries:
             return try entries(request)
         case .focus:
-            let (line, bodyKey) = try FocusRequest.line(request.body)
-            return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: bodyKey))
+            let (fields, bodyKey) = try FocusRequest.fields(request.body)
+            let (now, zone) = (now, zone)
+            return try await event(request, principal, key: idempotencyKey(request, bodyKey: bodyKey)) {
+                FocusRequest.decode(fields, now: now(), zone: zone)
+            }
         case .events:
             let line = try EventsRequest.line(request.body)
-            return try await event(line, request, principal, key: idempotencyKey(request, bodyKey: nil))
+            let (now, zone) = (now, zone)
+            return try await event(request, principal, key: idempotencyKey(request, bodyKey: nil)) {
+                EventInput.decode(line: line, now: now(), zone: zone)
+            }
         case .ownTracks:
             return try await ownTracks(request, principal)
         case .eventStream:

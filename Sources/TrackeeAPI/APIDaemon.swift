@@ -1,16 +1,10 @@
+import TrackeeAutomation
 import TrackeeCore
 
-/// What only the running daemon can do for the API: take an event line as
-/// `trackee run` reads it on stdin.
+/// What only the running daemon can do for the API: take the events a
+/// request's body decoded into, as `trackee run` takes its stdin's.
 public protocol APIDaemon: Sendable {
-    /// One event line (focus, desk, an OwnTracks message …), coming from
-    /// `source`.
-    func take(eventLine: String, source: ChangeSource) async -> EventLineOutcome
-}
-
-/// What the daemon did with an event line.
-public enum EventLineOutcome: Sendable, Equatable {
-    case accepted
-    /// The line is not one `trackee run` reads; the sentence says why.
-    case refused(String)
+    /// Events (focus, desk) and fixes or transitions (an OwnTracks
+    /// message), in order; a focus change they make carries `source`.
+    func take(_ inputs: [EventInput], source: ChangeSource) async
 }

@@ -4,8 +4,10 @@ import TrackeeCore
 /// udev, an event line) becomes the events the `idle`, `session`, `sleep`,
 /// `network`, `power` and `device` rules see.
 ///
-/// One type for the six kinds, because five are one line each; idleness,
-/// which keeps a period and deadlines, is ``IdleSource``. A change that
+/// One type for every desk kind: a kind's report that is its own payload
+/// (a ``DeskEdge``: the session, sleep, the network, power, a device) is
+/// an edge of its subject's state; idleness, which keeps a period and
+/// deadlines, is ``IdleSource``. A change that
 /// repeats the last one of its kind (a second lock, a connection already
 /// up) is no edge and makes nothing: a flood of signals fires once.
 ///
@@ -26,24 +28,17 @@ public struct DeskSource: Sendable {
 
     /// The events of one change at `time`; none when it repeats the last.
     public mutating func take(_ event: DeskEvent, at time: Instant) -> [TriggerEvent] {
-        let edge: (subject: String, state: String, payload: any TriggerPayload)
-        switch event {
-        case .idle, .active:
-            return idle.take(event, at: time)
-        case .session(let state):
-            edge = ("session", state.rawValue, SessionEdge(state))
-        case .sleep(let state):
-            edge = ("sleep", state.rawValue, SleepEdge(state))
-        case .power(let state):
-            edge = ("power", state.rawValue, PowerEdge(state))
-        case .network(let change):
-            edge = ("network:" + (change.uuid ?? change.connection), change.state.rawValue, NetworkEdge(change))
-        case .device(let change):
-            edge = ("device:" + change.devpath, change.action.rawValue, DeviceEdge(change))
+        switch event.report {
+        case let report as IdleReport:
+            return idle.take(report, at: time)
+        case let edge as any DeskEdge:
+            let (subject, state) = edge.edge
+            guard last[subject] != state else { return [] }
+            last[subject] = state
+            return [TriggerEvent(edge, time: time)]
+        default:
+            return []
         }
-        guard last[edge.subject] != edge.state else { return [] }
-        last[edge.subject] = edge.state
-        return [TriggerEvent(edge.payload, time: time)]
     }
 
     /// Idle lengths reached by `now`.

@@ -1,7 +1,9 @@
 import Foundation
 import TrackeeCore
+import TrackeeDesk
 
-/// An event a daemon reads as one JSON line on stdin.
+/// An event a daemon reads as one JSON line on stdin, or takes as the body
+/// of an HTTP request.
 ///
 /// ```
 /// {"type":"focus","mode":"work","state":"on"}
@@ -10,8 +12,9 @@ import TrackeeCore
 /// {"type":"session","state":"locked"}
 /// ```
 ///
-/// The desk's lines (`idle`, `session`, `sleep`, `network`, `power`,
-/// `device`) are read by ``DeskLine``.
+/// Every other `type` is a desk kind (`DeskKind.all`: idle, session, sleep,
+/// network, power, device), whose fields its report reads
+/// (``DeskReport/read(_:)``).
 ///
 /// `time` (any form `trackee start --at` takes, or seconds since the epoch)
 /// is when the event happened; without it, when the line is read. A line
@@ -35,48 +38,55 @@ public enum EventLine: Sendable, Equatable {
     public static func parse(_ text: some StringProtocol, line: Int, now: Instant, zone: Zone) throws(Failure) -> EventLine? {
         let trimmed = String(text).trimmingWhitespace()
         if trimmed.isEmpty { return nil }
-        func fail(_ message: String) -> Failure { Failure(line: line, message: message) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) else {
-            throw fail("not a JSON object")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)), let fields = object as? [String: Any]
+        else {
+            throw Failure(line: line, message: "not a JSON object")
         }
-        guard let fields = object as? [String: Any] else { throw fail("not a JSON object") }
-        guard let type = fields["type"] as? String else { throw fail("\"type\" is missing or not a string") }
-        switch type {
-        case "focus":
-            guard let mode = (fields["mode"] as? String)?.trimmingWhitespace(), !mode.isEmpty else {
-                throw fail("\"mode\" is missing or blank")
+        return try event(fields, line: line, now: now, zone: zone)
+    }
+
+    /// The event a JSON object's fields describe (a line's, or an HTTP
+    /// body's read by the API); `line` is what a refusal names.
+    public static func event(_ object: [String: Any], line: Int, now: Instant, zone: Zone) throws(Failure) -> EventLine {
+        guard let type = object["type"] as? String else {
+            throw Failure(line: line, message: "\"type\" is missing or not a string")
+        }
+        var fields = EventFields(object.mapValues(Self.value), now: now, zone: zone)
+        do throws(EventFields.Failure) {
+            if type == "focus" { return try focus(fields) }
+            guard let kind = DeskKind.named(type) else {
+                let known = (["focus"] + DeskKind.all.map(\.name)).joined(separator: ", ")
+                throw EventFields.Failure("unknown event type \"\(type)\" (known: \(known))")
             }
-            var state = FocusState.on
-            if let value = fields["state"] {
-                guard let text = value as? String, let parsed = FocusState(rawValue: text) else {
-                    throw fail("\"state\" must be \"on\" or \"off\"")
-                }
-                state = parsed
-            }
-            return .focus(mode: mode, state: state, time: try time(fields["time"], now: now, zone: zone, fail: fail))
-        case "idle", "session", "sleep", "network", "power", "device":
-            let time = try time(fields["time"], now: now, zone: zone, fail: fail)
-            let event = try DeskLine.event(type, fields, read: time ?? now, now: now, zone: zone, fail: fail)
-            return .desk(event, time: time)
-        default:
-            throw fail("unknown event type \"\(type)\" (known: focus, idle, session, sleep, network, power, device)")
+            let time = try fields.time("time")
+            fields.read = time ?? now
+            return .desk(DeskEvent(try kind.report.read(fields)), time: time)
+        } catch {
+            throw Failure(line: line, message: error.message)
         }
     }
 
-    /// The value of `key`: a time text, or seconds since the epoch.
-    static func time(_ value: Any?, key: String = "time", now: Instant, zone: Zone, fail: (String) -> Failure)
-        throws(Failure) -> Instant?
-    {
-        switch value {
-        case nil: return nil
-        case let seconds as Int: return Instant(seconds: Int64(seconds))
-        case let text as String:
-            do {
-                return try TimeExpression.parse(text, now: now, zone: zone)
-            } catch {
-                throw fail("\"\(key)\": \(error)")
-            }
-        default: throw fail("\"\(key)\" must be a time text or seconds since the epoch")
+    /// `{"type":"focus","mode":"work","state":"on"}`: `state` is `on`
+    /// unless given.
+    private static func focus(_ fields: EventFields) throws(EventFields.Failure) -> EventLine {
+        guard let mode = fields.string("mode")?.trimmingWhitespace(), !mode.isEmpty else {
+            throw EventFields.Failure("\"mode\" is missing or blank")
         }
+        var state = FocusState.on
+        if let value = fields["state"] {
+            guard case .text(let text) = value, let parsed = FocusState(rawValue: text) else {
+                throw EventFields.Failure("\"state\" must be \"on\" or \"off\"")
+            }
+            state = parsed
+        }
+        return .focus(mode: mode, state: state, time: try fields.time("time"))
+    }
+
+    /// A JSON value as the kinds tell values apart: a whole number, a
+    /// text, or anything else.
+    private static func value(_ any: Any) -> EventFields.Value {
+        if let number = any as? Int { return .integer(number) }
+        if let text = any as? String { return .text(text) }
+        return .other
     }
 }

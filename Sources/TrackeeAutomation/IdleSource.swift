@@ -69,9 +69,9 @@ public struct IdleSource: Sendable, Equatable {
     /// What a desk source reported at `time`: `.idle` starts a period (the
     /// same `since` again changes nothing) and returns the lengths already
     /// reached; `.active` ends it with one ended event, dropping lengths not
-    /// reached. Other changes are not idleness: none.
-    public mutating func take(_ event: DeskEvent, at time: Instant) -> [TriggerEvent] {
-        switch event {
+    /// reached.
+    public mutating func take(_ report: IdleReport, at time: Instant) -> [TriggerEvent] {
+        switch report {
         case .idle(let began):
             guard began != since else { return due(now: time) }
             since = began
@@ -84,8 +84,6 @@ public struct IdleSource: Sendable, Equatable {
             }
             guard let start = began ?? since, start <= time else { return [] }
             return [TriggerEvent(.idleEnded(since: start, duration: time - start), time: time)]
-        default:
-            return []
         }
     }
 

@@ -76,3 +76,44 @@ extension TriggerPayload where Self == IdleEdge {
     public static func idleReached(since: Instant, threshold: Int64) -> IdleEdge { .reached(since: since, threshold: threshold) }
     public static func idleEnded(since: Instant, duration: Int64) -> IdleEdge { .ended(since: since, duration: duration) }
 }
+
+/// What an idle source reports: the user went idle at `since` (reported
+/// when the source noticed, which may be later: Mutter's watch fires after
+/// its interval), or is active again (`since` is when the idleness began,
+/// when the source knows it). The idle rules' events (``IdleEdge``) are
+/// made from these by the runtime's `IdleSource`, which keeps the period.
+public enum IdleReport: DeskReport {
+    case idle(since: Instant)
+    case active(since: Instant?)
+
+    public static let kindName = "idle"
+
+    /// `{"type":"idle","since":"09:50"}`, `{"type":"idle","idle_for":60}`
+    /// (since 60 s before the line's time), `{"type":"idle","state":"active"}`
+    /// (`since` optional).
+    public static func read(_ line: EventFields) throws(EventFields.Failure) -> IdleReport {
+        typealias Failure = EventFields.Failure
+        let since = try line.time("since")
+        switch line.string("state") ?? (line["state"] == nil ? "idle" : "") {
+        case "active":
+            if line["idle_for"] != nil { throw Failure("\"idle_for\" goes with an idle line, not an active one") }
+            return .active(since: since)
+        case "idle":
+            if let since {
+                if line["idle_for"] != nil { throw Failure("give \"since\" or \"idle_for\", not both") }
+                return .idle(since: since)
+            }
+            guard let seconds = line.integer("idle_for"), seconds >= 0 else {
+                throw Failure("an idle line needs \"since\" (a time) or \"idle_for\" (whole seconds, 0 or more)")
+            }
+            return .idle(since: line.read - Int64(seconds))
+        default:
+            throw Failure("\"state\" must be \"idle\" or \"active\"")
+        }
+    }
+}
+
+extension DeskEvent {
+    public static func idle(since: Instant) -> DeskEvent { DeskEvent(IdleReport.idle(since: since)) }
+    public static func active(since: Instant?) -> DeskEvent { DeskEvent(IdleReport.active(since: since)) }
+}

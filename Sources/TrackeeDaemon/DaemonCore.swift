@@ -302,26 +302,15 @@ public actor DaemonCore {
         alarm.ring()
     }
 
-    /// Takes one line from elsewhere than stdin (an HTTP request's body),
-    /// as stdin's would be taken; intents it causes directly (a focus
-    /// change) carry `source`. Returns why it was refused, or nil when it
-    /// was taken (a receiver's "no fix" line is taken and does nothing).
-    public func take(line: String, source: ChangeSource) -> String? {
-        let now = clock()
-        var decoder = FeedDecoder(format: .auto, now: now)
-        var items: [FeedItem] = []
-        Array(line.utf8).withUnsafeBufferPointer { decoder.line($0, number: 1, into: &items) }
-        decoder.finish(into: &items)
-        var refusal: String?
-        for item in items {
-            switch EventLineService.action(item, line: line, number: 1, now: now, zone: runner.zone, origin: "the body") {
+    /// Takes what a line of stdin or an HTTP request gave, in order; a
+    /// focus change it makes carries `source`.
+    public func take(_ inputs: [EventInput], source: ChangeSource = .stdin) {
+        for input in inputs {
+            switch input {
             case .event(let event): handle(event, source: source)
             case .place(let item): handle(item)
-            case .skip(let level, let message):
-                if level >= .warning { refusal = refusal ?? message }
             }
         }
-        return refusal
     }
 
     /// Handles one event line; a focus change it makes carries `source`.

@@ -53,8 +53,7 @@ extension Daemon {
     /// device events.
     public static func standardDesk(environment: [String: String]) -> DeskMonitorMaker {
         { interval, log in
-            DeskMonitor(environment: environment, idleIntervalMilliseconds: interval,
-                        extraSources: [DeviceSource(log: log)], log: log)
+            DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, log: log)
         }
     }
 }

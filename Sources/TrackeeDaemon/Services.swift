@@ -79,9 +79,9 @@ struct EventLineService: Service {
                 for (index, item) in items.enumerated() {
                     // An NMEA epoch's fix or problem comes with the next epoch's first line.
                     let number = index < earlier.count ? earlier.line : number
-                    switch Self.action(item, line: line, number: number, now: wall.now, zone: zone, origin: "stdin line \(number)") {
-                    case .event(let event): await core.handle(event)
-                    case .place(let item): await core.handle(item)
+                    switch EventInput.action(item, line: line, number: number, now: wall.now, zone: zone,
+                                             origin: "stdin line \(number)") {
+                    case .take(let input): await core.take([input])
                     case .skip(let level, let message): logger.log(level: level, "\(message); line skipped")
                     }
                 }
@@ -94,39 +94,6 @@ struct EventLineService: Service {
         }
         if let count {
             logger.info("end of stdin after \(count) line\(count == 1 ? "" : "s"); schedules go on")
-        }
-    }
-
-    /// What to do with one item a line decoded into.
-    enum LineAction {
-        case event(EventLine)
-        case place(FeedItem)
-        /// Nothing; `message` is logged at `level`.
-        case skip(Logger.Level, String)
-    }
-
-    /// Fix lines (NMEA, gpsd, OwnTracks, CSV) and event lines (JSON with
-    /// "type") mix: the decoder's item and the line's first byte tell them
-    /// apart. `origin` names the line in messages ("stdin line 3").
-    static func action(_ item: FeedItem, line: String, number: Int, now: Instant, zone: Zone, origin: String) -> LineAction {
-        switch item {
-        case .notLocation:
-            do {
-                if let event = try EventLine.parse(line, line: number, now: now, zone: zone) { return .event(event) }
-                return .skip(.debug, "\(origin): not an event")
-            } catch {
-                return .skip(.warning, "\(error)")
-            }
-        case .ignored(.unreadable, _) where !line.hasPrefix("{") && !line.hasPrefix("$"):
-            return .skip(.warning, "\(origin): neither an event (a JSON object with \"type\") nor a position fix")
-        case .ignored(.notAFix, let message), .ignored(.simulator, let message), .ignored(.deadReckoning, let message):
-            // A receiver without a fix (indoors), simulating or dead
-            // reckoning says so every second.
-            return .skip(.debug, "\(origin): \(message)")
-        case .ignored(_, let message):
-            return .skip(.warning, "\(origin): \(message)")
-        case .fix, .transition:
-            return .place(item)
         }
     }
 

@@ -30,16 +30,17 @@ public final class DeskMonitor: Sendable {
         var sources: [any DeskChangeSource]
     }
 
-    /// The standard sources: the first idle source present (checked every
-    /// `idleIntervalMilliseconds` where the source polls), logind's lock
-    /// and sleep, UPower, and `extraSources`.
+    /// The sources of ``DeskKind/all``: the first idle source present
+    /// (checked every `idleIntervalMilliseconds` where the source polls),
+    /// logind's lock and sleep, NetworkManager, UPower, udev's devices, and
+    /// `extraSources`.
     public convenience init(environment: [String: String], idleIntervalMilliseconds: Int,
                             extraSources: [any DeskChangeSource] = [], log: @escaping DeskLog) {
         self.init(
             environment: environment,
             idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
             watches: DeskWatchPlan.standard(environment: environment),
-            extraSources: extraSources, clock: SystemClock.now, log: log)
+            extraSources: DeskKind.standardSources(log: log) + extraSources, clock: SystemClock.now, log: log)
     }
 
     /// Runs the first of the `idle` candidates present at start, every one

@@ -77,7 +77,7 @@ import TrackeeStore
             "POST", "/v1/owntracks", #"{"_type":"lwt","tst":1}"#, token: nil,
             headers: [("Authorization", "Basic cGhvbmU6d3Jvbmc=")])
         #expect(wrong == Self.unauthenticated)
-        #expect(h.daemon.lines == [])
+        #expect(h.daemon.inputs == [])
     }
 
     /// Without a token, an unknown path or a known path's other method is

@@ -1,38 +1,55 @@
 import Testing
 import TrackeeAPI
+import TrackeeAutomation
 import TrackeeCore
+import TrackeeLocation
 import TrackeeStore
 
-/// `POST /v1/focus`, `/v1/events` and `/v1/owntracks`: lines for the
-/// daemon, as `trackee run` reads them on stdin or from mosquitto_sub.
+/// `POST /v1/focus`, `/v1/events` and `/v1/owntracks`: decoded as
+/// `trackee run` decodes its stdin's lines (or mosquitto_sub's), and the
+/// daemon is handed the typed events.
 @Suite struct EventRouteTests {
-    @Test func focusBecomesTheFocusEventLine() async throws {
+    @Test func focusBecomesTheFocusEvent() async throws {
         let h = try Harness()
         let answer = await h.send("POST", "/v1/focus", #"{"mode":"work","state":"off"}"#)
         #expect(answer.status == 202)
         #expect(answer.text == #"{"accepted":true}"#)
-        #expect(h.daemon.lines == [#"{"mode":"work","state":"off","type":"focus"}"#])
+        #expect(h.daemon.inputs == [.event(.focus(mode: "work", state: .off, time: nil))])
         #expect(h.daemon.sources == [.http(device: "phone")])
         let missing = await h.send("POST", "/v1/focus", #"{"state":"on"}"#)
         #expect(missing.text == problem(
             400, "missing-field", "The request cannot be read",
             "The field \"mode\" is missing; name the focus mode, as in {\"mode\": \"work\"}."))
         #expect(await h.send("POST", "/v1/focus", #"{"mode":"work","type":"idle"}"#).status == 400)
-        #expect(h.daemon.lines.count == 1)
+        let badState = await h.send("POST", "/v1/focus", #"{"mode":"work","state":"of","time":"08:00"}"#)
+        #expect(badState.text == problem(
+            422, "event-refused", "The request cannot be carried out", "stdin line 1: \"state\" must be \"on\" or \"off\""))
+        let timed = await h.send("POST", "/v1/focus", #"{"mode":" deep ","time":"08:00"}"#)
+        #expect(timed.status == 202)
+        #expect(h.daemon.inputs.count == 2)
+        #expect(h.daemon.inputs.last == .event(.focus(mode: "deep", state: .on, time: nine - 3600)))
     }
 
-    @Test func eventsPassTheLineAsSentAndARefusalIs422() async throws {
-        let daemon = FakeDaemon { line in line.contains("nap") ? "stdin line 1: \"type\" nap is not an event" : nil }
-        let h = try Harness(daemon: daemon)
+    @Test func eventsAreDecodedAsStdinsLinesAndARefusalIs422() async throws {
+        let h = try Harness()
         let answer = await h.send("POST", "/v1/events", "{\"type\":\"session\",\n \"state\":\"locked\"}\n")
         #expect(answer.status == 202)
-        #expect(h.daemon.lines == [#"{"type":"session",  "state":"locked"}"#])
+        #expect(h.daemon.inputs == [.event(.desk(.session(.locked), time: nil))])
         let refused = await h.send("POST", "/v1/events", #"{"type":"nap"}"#)
         #expect(refused.status == 422)
         #expect(refused.text == problem(
-            422, "event-refused", "The request cannot be carried out", "stdin line 1: \"type\" nap is not an event"))
+            422, "event-refused", "The request cannot be carried out",
+            "stdin line 1: unknown event type \"nap\" (known: focus, idle, session, sleep, network, power, device)"))
+        let badField = await h.send("POST", "/v1/events", #"{"type":"network","state":"connected"}"#)
+        #expect(badField.text == problem(
+            422, "event-refused", "The request cannot be carried out", "stdin line 1: \"connection\" is missing or blank"))
         #expect(await h.send("POST", "/v1/events", "nap").status == 400)
-        #expect(h.daemon.lines.count == 2)
+        let idle = await h.send("POST", "/v1/events", #"{"type":"idle","idle_for":60,"time":1795165200}"#)
+        #expect(idle.status == 202)
+        #expect(h.daemon.inputs == [
+            .event(.desk(.session(.locked), time: nil)),
+            .event(.desk(.idle(since: Instant(seconds: 1_795_165_140)), time: Instant(seconds: 1_795_165_200))),
+        ])
     }
 
     /// Shaped as OwnTracks' HTTP-mode documentation (owntracks.org/booklet/
@@ -52,7 +69,15 @@ import TrackeeStore
             #expect(answer.text == "[]")
             #expect(answer.header("Content-Type") == "application/json")
         }
-        #expect(h.daemon.lines == [location, transition])
+        guard h.daemon.inputs.count == 2, case .place(.fix(let fix)) = h.daemon.inputs[0],
+            case .place(.transition(let left)) = h.daemon.inputs[1]
+        else {
+            Issue.record("not a fix and a transition: \(h.daemon.inputs)")
+            return
+        }
+        #expect([fix.latitude, fix.longitude, fix.accuracy] == [52.5163, 13.3777, 12])
+        #expect([left.place, left.transition.rawValue] == ["Office", "leave"])
+        #expect([left.fix.latitude, left.fix.longitude] == [52.5163, 13.3777])
         #expect(h.daemon.sources == [.http(device: "phone"), .http(device: "phone")])
         let notOwnTracks = await h.send("POST", "/v1/owntracks", #"{"lat":1}"#, token: nil, headers: basic)
         #expect(notOwnTracks.status == 400)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import TrackeeAPI
+import TrackeeAutomation
 import TrackeeCore
 import TrackeeStore
 
@@ -69,28 +70,25 @@ struct FakeCredentials: APICredentials {
     }
 }
 
-/// A daemon that records the lines it is given, refuses the ones its
-/// test says, and, when gated, holds each line until the test opens.
+/// A daemon that records what it is given and, when gated, holds each
+/// request's events until the test opens.
 final class FakeDaemon: APIDaemon {
-    private let taken = Mutex<[(String, ChangeSource)]>([])
-    private let refusal: @Sendable (String) -> String?
+    private let taken = Mutex<[(EventInput, ChangeSource)]>([])
     private let closed: Mutex<Bool>
 
-    init(gated: Bool = false, refusal: @escaping @Sendable (String) -> String? = { _ in nil }) {
-        self.refusal = refusal
+    init(gated: Bool = false) {
         closed = Mutex(gated)
     }
 
-    /// Lets the lines held at the gate through.
+    /// Lets the events held at the gate through.
     func open() { closed.withLock { $0 = false } }
 
-    var lines: [String] { taken.withLock { $0.map(\.0) } }
+    var inputs: [EventInput] { taken.withLock { $0.map(\.0) } }
     var sources: [ChangeSource] { taken.withLock { $0.map(\.1) } }
 
-    func take(eventLine: String, source: ChangeSource) async -> EventLineOutcome {
-        taken.withLock { $0.append((eventLine, source)) }
+    func take(_ inputs: [EventInput], source: ChangeSource) async {
+        taken.withLock { $0 += inputs.map { ($0, source) } }
         while closed.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
-        return refusal(eventLine).map(EventLineOutcome.refused) ?? .accepted
     }
 }
 

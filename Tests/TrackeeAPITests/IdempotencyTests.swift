@@ -153,18 +153,18 @@ import TrackeeStore
         #expect(first.status == 202)
         let again = await h.send("POST", "/v1/focus", #"{"mode":"work","idempotency_key":"f-1"}"#)
         #expect(again == first)
-        #expect(h.daemon.lines == [#"{"mode":"work","type":"focus"}"#])
+        #expect(h.daemon.inputs == [.event(.focus(mode: "work", state: .on, time: nil))])
         let other = await h.send("POST", "/v1/events", #"{"type":"session","state":"locked"}"#, headers: [("Idempotency-Key", "f-1")])
         #expect(other.status == 422)
-        #expect(h.daemon.lines.count == 1)
+        #expect(h.daemon.inputs.count == 1)
     }
 
     @Test func aRefusedEventIsNotStoredSoARetryIsJudgedAgain() async throws {
-        let h = try Harness(daemon: FakeDaemon { _ in "stdin line 1: no" })
-        let body = #"{"type":"session","state":"locked"}"#
+        let h = try Harness()
+        let body = #"{"type":"session","state":"lockd"}"#
         #expect(await h.send("POST", "/v1/events", body, headers: [("Idempotency-Key", "e-1")]).status == 422)
         #expect(await h.send("POST", "/v1/events", body, headers: [("Idempotency-Key", "e-1")]).status == 422)
-        #expect(h.daemon.lines.count == 2)
+        #expect(h.daemon.inputs.isEmpty)
         #expect(try h.store.httpAnswer(key: "e-1") == nil)
     }
 
@@ -172,7 +172,7 @@ import TrackeeStore
         let h = try Harness(daemon: FakeDaemon(gated: true))
         let body = #"{"type":"session","state":"locked"}"#
         let first = Task { await h.send("POST", "/v1/events", body, headers: [("Idempotency-Key", "e-2")]) }
-        while h.daemon.lines.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        while h.daemon.inputs.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
         let second = await h.send("POST", "/v1/events", body, headers: [("Idempotency-Key", "e-2")])
         #expect(second.status == 409)
         #expect(second.header("Content-Type") == "application/problem+json")
@@ -180,6 +180,6 @@ import TrackeeStore
         #expect(await first.value.status == 202)
         let third = await h.send("POST", "/v1/events", body, headers: [("Idempotency-Key", "e-2")])
         #expect(third.status == 202)
-        #expect(h.daemon.lines.count == 1)
+        #expect(h.daemon.inputs.count == 1)
     }
 }

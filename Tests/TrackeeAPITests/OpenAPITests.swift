@@ -32,7 +32,7 @@ import TrackeeStore
     }
 
     @Test func everyStatusAnAnswerHasIsDocumented() async throws {
-        let h = try Harness(daemon: FakeDaemon { $0.contains("nap") ? "no naps" : nil })
+        let h = try Harness()
         let documented = try await operations(h)
         let basic = [("Authorization", "Basic cGhvbmU6b3Qtc2VjcmV0")]
         let requests: [(String, String, String, String?, [(String, String)], Int)] = [
@@ -52,7 +52,7 @@ import TrackeeStore
             ("GET", "/v1/entries", "", "secret-read", [], 200),
             ("POST", "/v1/focus", #"{"mode":"work"}"#, "secret-all", [], 202),
             ("POST", "/v1/focus", #"{"mode":3}"#, "secret-all", [], 400),
-            ("POST", "/v1/focus", #"{"mode":"nap"}"#, "secret-all", [], 422),
+            ("POST", "/v1/focus", #"{"mode":"nap","state":"of"}"#, "secret-all", [], 422),
             ("POST", "/v1/events", #"{"type":"nap"}"#, "secret-all", [], 422),
             ("POST", "/v1/events", #"{"type":"session","state":"locked"}"#, "secret-all", [], 202),
             ("POST", "/v1/events", "[]", "secret-all", [], 400),

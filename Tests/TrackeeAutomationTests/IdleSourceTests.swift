@@ -64,10 +64,11 @@ import TrackeeRules
     }
 
     @Test func otherChangesAreNotIdleness() {
-        var idle = IdleSource(thresholds: [600])
-        _ = idle.take(.idle(since: t0), at: t0)
-        #expect(idle.take(.session(.locked), at: t0 + 10) == [])
-        #expect(idle.since == t0)
+        var desk = DeskSource(idle: IdleSource(thresholds: [600]))
+        #expect(desk.take(.idle(since: t0), at: t0) == [])
+        #expect(desk.take(.session(.locked), at: t0 + 10) == [TriggerEvent(.session(.locked), time: t0 + 10)])
+        #expect(desk.idle.since == t0)
+        #expect(desk.nextDeadline == t0 + 600)
     }
 
     @Test func theRulesGiveTheLengthsAndTheShortestOfForAndAfter() throws {

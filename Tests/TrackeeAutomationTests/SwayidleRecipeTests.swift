@@ -64,8 +64,9 @@ import TrackeeCore
         let command = try #require(try Self.commands().first { $0.event == "timeout 60" }?.command)
         guard case .desk(let change, _)? = try EventLine.parse(try Self.output(of: command), line: 1, now: read, zone: .utc)
         else { Issue.record("not a desk line"); return }
+        let report = try #require(change.report as? IdleReport)
         var idle = IdleSource(thresholds: [600])
-        #expect(idle.take(change, at: read) == [])
+        #expect(idle.take(report, at: read) == [])
         #expect(idle.nextDeadline == read - 60 + 600)
     }
 }
