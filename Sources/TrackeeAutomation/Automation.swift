@@ -3,7 +3,7 @@ import TrackeeCore
 import TrackeeRules
 import TrackeeSchedule
 
-/// The rules a process runs: the engine, and the timed trigger sources
+/// The rules a process runs: the engine, and the timed trigger runtimes
 /// (schedules, calendar edges) prepared once, so finding the next deadline
 /// costs no parsing.
 ///
@@ -18,7 +18,7 @@ public struct Automation: Sendable {
     public let engine: RuleEngine
     /// One per timed kind some enabled rule uses, in the order the kinds
     /// first appear in the rules.
-    let sources: [any TimedSource]
+    let runtimes: [any TimedRuntime]
     /// The calendars the automation was given.
     public let calendars: [String: EventCalendar]
     /// Each rule's catch-up policy, by its index in `ruleSet.rules`.
@@ -40,8 +40,8 @@ public struct Automation: Sendable {
                 if !kinds.contains(where: { $0 == kind }) { kinds.append(kind) }
             }
         }
-        let setup = SourceSetup(calendars: calendars)
-        sources = kinds.compactMap { $0.source(in: ruleSet.rules, setup) }
+        let setup = RuntimeSetup(calendars: calendars)
+        runtimes = kinds.compactMap { $0.runtime(in: ruleSet.rules, setup) }
         policies = ruleSet.rules.map(CatchUp.init)
         intentKinds = Self.intentKinds(ruleSet.rules)
     }
@@ -65,7 +65,7 @@ public struct Automation: Sendable {
     /// the daemon arms its one deadline for.
     public func nextElapse(after instant: Instant, zone: Zone, state: TrackerState = .empty) -> Instant? {
         let context = TimedContext(zone: zone, state: state)
-        return sources.compactMap { $0.next(after: instant, context) }.min()
+        return runtimes.compactMap { $0.next(after: instant, context) }.min()
     }
 
     /// Every timed occurrence in `(after, through]`, in time order (ties in
@@ -74,7 +74,7 @@ public struct Automation: Sendable {
     /// occurs once.
     public func occurrences(after: Instant, through: Instant, zone: Zone, state: TrackerState = .empty) -> [TriggerEvent] {
         let context = TimedContext(zone: zone, state: state)
-        return TimedLookAhead.ordered(sources.flatMap { $0.occurrences(after: after, through: through, context) }).map(\.event)
+        return TimedLookAhead.ordered(runtimes.flatMap { $0.occurrences(after: after, through: through, context) }).map(\.event)
     }
 
     /// The first `count` timed occurrences after `instant` across all
@@ -82,24 +82,24 @@ public struct Automation: Sendable {
     /// keeps. Calendars are looked at up to a year ahead.
     public func upcoming(after instant: Instant, count: Int, zone: Zone, state: TrackerState = .empty,
                          where include: (TriggerEvent) -> Bool = { _ in true }) -> [TriggerEvent] {
-        TimedLookAhead.upcoming(sources, after: instant, count: count, TimedContext(zone: zone, state: state), where: include)
+        TimedLookAhead.upcoming(runtimes, after: instant, count: count, TimedContext(zone: zone, state: state), where: include)
     }
 
     /// The first `count` occurrences of one trigger of `rule` after
-    /// `instant`: empty for a disabled rule; nil when no timed source
+    /// `instant`: empty for a disabled rule; nil when no timed runtime
     /// serves the trigger (not a timed kind, or its calendar was not read).
     public func upcoming(of trigger: any RuleTrigger, rule: Rule, after instant: Instant, count: Int, zone: Zone,
                          state: TrackerState = .empty) -> [TriggerEvent]? {
         guard let ruleIndex = ruleSet.rules.firstIndex(where: { $0.id == rule.id }) else { return nil }
         if !rule.enabled {
-            // A disabled rule has no source; say whether it would have one.
+            // A disabled rule has no runtime; say whether it would have one.
             guard let kind = trigger as? any TimedTrigger,
-                  type(of: kind).source(in: [enabledCopy(rule)], SourceSetup(calendars: calendars))?
+                  type(of: kind).runtime(in: [enabledCopy(rule)], RuntimeSetup(calendars: calendars))?
                       .only(ruleIndex: 0, trigger: trigger) != nil
             else { return nil }
             return []
         }
-        let served = sources.compactMap { $0.only(ruleIndex: ruleIndex, trigger: trigger) }
+        let served = runtimes.compactMap { $0.only(ruleIndex: ruleIndex, trigger: trigger) }
         guard !served.isEmpty else { return nil }
         return TimedLookAhead.upcoming(served, after: instant, count: count, TimedContext(zone: zone, state: state)) { _ in true }
     }
@@ -127,7 +127,7 @@ public struct Automation: Sendable {
         func lookback(_ policy: CatchUp) -> Instant { max(after, now - max(policy.maxLate, CatchUp.grace) - 86_400) }
         guard let earliest = policies.map(lookback).min() else { return Window(events: [], skipped: []) }
         var byRule: [Int: [(time: Instant, item: TriggerEvent)]] = [:]
-        for o in sources.flatMap({ $0.occurrences(after: earliest, through: through, context) })
+        for o in runtimes.flatMap({ $0.occurrences(after: earliest, through: through, context) })
         where o.event.time > lookback(policies[o.ruleIndex]) {
             byRule[o.ruleIndex, default: []].append((o.event.time, o.event))
         }

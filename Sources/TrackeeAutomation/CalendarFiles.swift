@@ -10,14 +10,14 @@ public enum CalendarFiles {
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public var calendar: String
         public var error: CalendarError
-        /// Where the rule files name the calendar (``CalendarSource/origin``).
+        /// Where the rule files name the calendar (``CalendarReference/origin``).
         public var origin: String?
         public var description: String { (origin ?? "calendar \"\(calendar)\"") + ": \(error)" }
     }
 
     /// Reads every calendar in `sources`; those that fail are left out and
     /// reported. The ones read keep their warnings (``EventCalendar/warnings``).
-    public static func read(_ sources: [TrackeeRules.CalendarSource], zone: Zone, environment: [String: String])
+    public static func read(_ sources: [TrackeeRules.CalendarReference], zone: Zone, environment: [String: String])
         -> (calendars: [String: EventCalendar], problems: [Problem])
     {
         var calendars: [String: EventCalendar] = [:]

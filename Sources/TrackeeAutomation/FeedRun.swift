@@ -57,7 +57,7 @@ public struct FeedRun {
     public let now: Instant
     /// Whether `store` is a throwaway copy: then the place states are not stored.
     public let dryRun: Bool
-    public var source: PlaceSource
+    public var source: PlaceRuntime
     public private(set) var counts = FeedCounts()
     /// Lines that were not fixes, however many were shown.
     public private(set) var warnings = 0
@@ -76,7 +76,7 @@ public struct FeedRun {
         self.dryRun = dryRun
         self.observer = observer
         conditionPlaces = Self.placesInConditions(automation.ruleSet.rules)
-        source = PlaceSource(automation, stored: try store.placeTrackers(), defaultAccuracy: defaultAccuracy)
+        source = PlaceRuntime(automation, stored: try store.placeTrackers(), defaultAccuracy: defaultAccuracy)
     }
 
     /// Reads one input to its end, line by line (GPX by chunks); `clock`

@@ -118,7 +118,7 @@ public struct Simulation {
     /// the time the track counts as read, for judging fixes from the future.
     public static func feedSteps(fd: Int32, automation: Automation, defaultAccuracy: Double, recorded: Instant,
                                  from: Instant, to: Instant, zone: Zone) throws -> [Step] {
-        var source = PlaceSource(automation, stored: [], defaultAccuracy: defaultAccuracy)
+        var source = PlaceRuntime(automation, stored: [], defaultAccuracy: defaultAccuracy)
         var steps: [Step] = []
         _ = try FeedInput.read(fd: fd, format: .auto, now: recorded, clock: { recorded }) { items, _ in
             for item in items {
@@ -142,7 +142,7 @@ public struct Simulation {
 
     /// The focus changes and desk changes of an events file (JSON lines
     /// as `trackee run` reads them, each with its `time`) in `[from, to]`.
-    /// Desk changes go through a ``DeskSource`` as in the daemon: a repeat
+    /// Desk changes go through a ``DeskRuntime`` as in the daemon: a repeat
     /// makes nothing, and an idle period reaches the lengths `automation`'s
     /// rules wait for at `since + D`, when that falls before the next line
     /// or the window's end.
@@ -169,7 +169,7 @@ public struct Simulation {
                 break
             }
         }
-        var source = DeskSource(idle: IdleSource(automation))
+        var source = DeskRuntime(idle: IdleRuntime(automation))
         var events: [TriggerEvent] = []
         for (change, time) in desk.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) })
             .map(\.element)

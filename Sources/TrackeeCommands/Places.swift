@@ -35,7 +35,7 @@ extension Trackee {
             try Session.run(common) { session in
                 let automation = try session.strictRules(rules, calendars: false)
                 let store = try session.openStore()
-                let source = PlaceSource(automation, stored: try store.placeTrackers(),
+                let source = PlaceRuntime(automation, stored: try store.placeTrackers(),
                                          defaultAccuracy: session.settings.defaultAccuracy)
                 let views = source.geofences.states.map { place, tracker in
                     var view = View(

@@ -3,7 +3,7 @@
 ///
 /// D-Bus watchers, the udev netlink monitor and event lines (`trackee run`'s
 /// stdin, the HTTP API, `simulate`'s events files, a `swayidle` recipe) all
-/// produce these; `DeskSource` in TrackeeAutomation turns them into trigger
+/// produce these; `DeskRuntime` in TrackeeAutomation turns them into trigger
 /// events. What is reported is one ``DeskReport`` per kind, each in the
 /// file of its payload; TrackeeDesk's `DeskKind.all` lists the kinds with
 /// their watches. A source reports an edge once: a repeated signal with the

@@ -81,7 +81,7 @@ extension TriggerPayload where Self == IdleEdge {
 /// when the source noticed, which may be later: Mutter's watch fires after
 /// its interval), or is active again (`since` is when the idleness began,
 /// when the source knows it). The idle rules' events (``IdleEdge``) are
-/// made from these by the runtime's `IdleSource`, which keeps the period.
+/// made from these by the runtime's `IdleRuntime`, which keeps the period.
 public enum IdleReport: DeskReport {
     case idle(since: Instant)
     case active(since: Instant?)

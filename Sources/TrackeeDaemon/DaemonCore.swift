@@ -39,7 +39,7 @@ public actor DaemonCore {
     /// The folders rule files live in, for telling rule changes apart.
     var ruleDirectories: [String] = []
     /// Arrive and leave: the places' geofences and where fixes left them.
-    var places: PlaceSource?
+    var places: PlaceRuntime?
     /// Trackers taken since they were last stored (their last fix moves
     /// with every fix; that is stored at each pass, not at each fix).
     var placesDirty = false
@@ -47,7 +47,7 @@ public actor DaemonCore {
     let defaultAccuracy: Double
     /// The desk's last states and the idle period under way, with the
     /// idle lengths the rules wait for.
-    var desk = DeskSource()
+    var desk = DeskRuntime()
 
     /// `clocks` are the system's; tests pass a manual one.
     public init(runner: Runner, ruleFiles: [String], systemd: SystemdNotifier,
@@ -96,7 +96,7 @@ public actor DaemonCore {
     ///
     /// Its warnings are logged once per change of its files (`changed`),
     /// and on other reads only when they differ from those last logged.
-    private func readCalendar(_ source: CalendarSource, changed: Bool = false) {
+    private func readCalendar(_ source: CalendarReference, changed: Bool = false) {
         let path = XDGDirectories.expandingHome(source.path, environment: runner.environment)
         fileWatch?.watch(Self.watchedFolder(path))
         do {
@@ -120,13 +120,13 @@ public actor DaemonCore {
 
     private func rebuild() {
         automation = Automation(ruleSet, calendars: calendars.mapValues(\.calendar))
-        desk.idle = desk.idle.with(IdleSource(automation))
+        desk.idle = desk.idle.with(IdleRuntime(automation))
         savePlaces()
         do {
-            places = PlaceSource(automation, stored: try runner.store.placeTrackers(), defaultAccuracy: defaultAccuracy)
+            places = PlaceRuntime(automation, stored: try runner.store.placeTrackers(), defaultAccuracy: defaultAccuracy)
         } catch {
             logger.error("place states: \(error)")
-            places = PlaceSource(automation, stored: [], defaultAccuracy: defaultAccuracy)
+            places = PlaceRuntime(automation, stored: [], defaultAccuracy: defaultAccuracy)
         }
     }
 

@@ -7,14 +7,14 @@ import TrackeeCore
 ///     result.ruleSet.rules.map(\.id)  // ["office-hours", "lunch"]
 public struct RuleSet: Sendable, Equatable {
     public var places: [Place]
-    public var calendars: [CalendarSource]
+    public var calendars: [CalendarReference]
     /// The rules that passed validation, including those with `enabled: false`.
     public var rules: [Rule]
     /// The projects those rules' `start` actions name as plain text (not
     /// templates), with where: the store may not have them.
     public var projectMentions: [ProjectMention] = []
 
-    public init(places: [Place] = [], calendars: [CalendarSource] = [], rules: [Rule] = []) {
+    public init(places: [Place] = [], calendars: [CalendarReference] = [], rules: [Rule] = []) {
         self.places = places
         self.calendars = calendars
         self.rules = rules
@@ -28,7 +28,7 @@ public struct RuleSet: Sendable, Equatable {
 ///     calendars:
 ///       work: ~/.calendars/work
 ///       holidays: {path: /usr/share/holidays/cz.ics}
-public struct CalendarSource: Sendable, Equatable {
+public struct CalendarReference: Sendable, Equatable {
     public var name: String
     public var path: String
     /// Where the rule files name its path, `rules.yaml:3:9: calendars.work`,

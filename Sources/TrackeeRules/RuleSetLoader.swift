@@ -166,7 +166,7 @@ struct RuleSetLoader {
                 claim("calendar", entry.key, at: entry.keyNode.mark, path: entry.value.path, reader)
             else { continue }
             let mark = pathValue?.node.mark
-            ruleSet.calendars.append(CalendarSource(
+            ruleSet.calendars.append(CalendarReference(
                 name: entry.key, path: Self.resolve(path, besides: reader.file),
                 origin: "\(reader.file):\(mark?.line ?? 1):\(mark?.column ?? 1): \(entry.value.path)"))
         }

@@ -65,7 +65,7 @@ import TrackeeCore
         guard case .desk(let change, _)? = try EventLine.parse(try Self.output(of: command), line: 1, now: read, zone: .utc)
         else { Issue.record("not a desk line"); return }
         let report = try #require(change.report as? IdleReport)
-        var idle = IdleSource(thresholds: [600])
+        var idle = IdleRuntime(thresholds: [600])
         #expect(idle.take(report, at: read) == [])
         #expect(idle.nextDeadline == read - 60 + 600)
     }

@@ -84,7 +84,7 @@ import TrackeeStore
         #expect(before == [6, 9, 9, 6, 2])
         var statuses: [String] = []
         for change in try copy.store.focusChanges(after: 0) {
-            for event in FocusSource.events(change) {
+            for event in FocusRuntime.events(change) {
                 for report in try copy.runner.handle(event, automation: copy.automation, now: Self.later) {
                     statuses.append("\(report.firing.key.text) \(report.status)")
                 }

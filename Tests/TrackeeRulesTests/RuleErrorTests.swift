@@ -232,7 +232,7 @@ struct RuleErrorTests {
                 "b.yaml:4:3: places.office: duplicate place \"office\"; first defined at rules.yaml:2:3",
             ])
         #expect(result.ruleSet.places == [Place(name: "office", latitude: 50, longitude: 14)])
-        #expect(result.ruleSet.calendars == [CalendarSource(name: "work", path: "/a.ics", origin: "rules.yaml:4:9: calendars.work")])
+        #expect(result.ruleSet.calendars == [CalendarReference(name: "work", path: "/a.ics", origin: "rules.yaml:4:9: calendars.work")])
     }
 
     @Test func everyProblemOfOneRuleIsReportedInStageOrder() {

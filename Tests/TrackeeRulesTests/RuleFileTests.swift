@@ -70,8 +70,8 @@ struct RuleFileTests {
         #expect(
             result.ruleSet.calendars == [
                 // Each with where its path is written, for errors about the calendar.
-                CalendarSource(name: "work", path: "~/.calendars/work", origin: "rules.yaml:7:9: calendars.work"),
-                CalendarSource(name: "holidays", path: "/usr/share/holidays/cz.ics", origin: "rules.yaml:8:20: calendars.holidays"),
+                CalendarReference(name: "work", path: "~/.calendars/work", origin: "rules.yaml:7:9: calendars.work"),
+                CalendarReference(name: "holidays", path: "/usr/share/holidays/cz.ics", origin: "rules.yaml:8:20: calendars.holidays"),
             ])
         let expected = [
             Rule(
@@ -130,7 +130,7 @@ struct RuleFileTests {
         #expect(result.errors == [])
         #expect(result.ruleSet.rules.map(\.id) == ["b", "a"])
         #expect(result.ruleSet.places == [Place(name: "home", latitude: 1, longitude: 2)])
-        #expect(result.ruleSet.calendars == [CalendarSource(name: "work", path: "/cal", origin: "rules.d/a.yaml:2:9: calendars.work")])
+        #expect(result.ruleSet.calendars == [CalendarReference(name: "work", path: "/cal", origin: "rules.d/a.yaml:2:9: calendars.work")])
     }
 
     /// Plain project names in `start` are kept with their line, for

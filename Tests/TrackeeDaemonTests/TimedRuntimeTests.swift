@@ -9,7 +9,7 @@ import TrackeeStore
 
 /// What every timed source shares: the watermark under its name for all
 /// of them, and focus changes made into events by the focus source.
-@Suite struct TimedSourceTests {
+@Suite struct TimedRuntimeTests {
     /// Monday 2026-11-23 08:00 in Prague.
     let eight = Instant(seconds: 1_795_417_200)
 
@@ -74,13 +74,13 @@ import TrackeeStore
 
     @Test func aFocusChangeIsTheOldModeOffThenTheNewOneOn() {
         let change = FocusChange(sequence: 2, previous: "work", mode: "meeting", at: eight)
-        #expect(FocusSource.events(change) == [
+        #expect(FocusRuntime.events(change) == [
             TriggerEvent(.focus(mode: "work", state: .off, sequence: 2), time: eight),
             TriggerEvent(.focus(mode: "meeting", state: .on, sequence: 2), time: eight),
         ])
-        #expect(FocusSource.events(FocusChange(sequence: 1, previous: nil, mode: "work", at: eight))
+        #expect(FocusRuntime.events(FocusChange(sequence: 1, previous: nil, mode: "work", at: eight))
                 == [TriggerEvent(.focus(mode: "work", state: .on, sequence: 1), time: eight)])
-        #expect(FocusSource.events(FocusChange(sequence: 3, previous: "meeting", mode: nil, at: eight))
+        #expect(FocusRuntime.events(FocusChange(sequence: 3, previous: "meeting", mode: nil, at: eight))
                 == [TriggerEvent(.focus(mode: "meeting", state: .off, sequence: 3), time: eight)])
     }
 

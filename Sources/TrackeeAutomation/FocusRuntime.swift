@@ -1,9 +1,9 @@
 import TrackeeCore
 import TrackeeStore
 
-/// Focus triggers' source: a change the store recorded becomes the events
+/// Focus triggers' runtime: a change the store recorded becomes the events
 /// rules see. The store keeps changes; only this makes them events.
-public enum FocusSource {
+public enum FocusRuntime {
     /// The previous mode going off, then the new one coming on; both share
     /// the change's sequence number, so each fires a rule once.
     public static func events(_ change: FocusChange) -> [TriggerEvent] {
@@ -59,7 +59,7 @@ extension Runner {
     ) throws -> (FocusChange?, [Report]) {
         guard let change = try store.setFocus(mode, at: at, source: source, key: key) else { return (nil, []) }
         var reports: [Report] = []
-        for event in FocusSource.events(change) {
+        for event in FocusRuntime.events(change) {
             reports += try handle(event, automation: automation, now: at)
         }
         return (change, reports)
@@ -71,7 +71,7 @@ extension Runner {
     public func catchUpFocus(after sequence: Int64, automation: Automation, now: Instant) throws -> Int64 {
         let changes = try store.focusChanges(after: sequence)
         for change in changes {
-            for event in FocusSource.events(change) {
+            for event in FocusRuntime.events(change) {
                 _ = try handle(event, automation: automation, now: now)
             }
         }

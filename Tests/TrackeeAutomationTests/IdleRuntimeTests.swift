@@ -5,7 +5,7 @@ import TrackeeRules
 
 /// The idle period and the lengths rules wait for: reached on time, late,
 /// once; ended with the source's since or the period's.
-@Suite struct IdleSourceTests {
+@Suite struct IdleRuntimeTests {
     /// 2026-11-26 09:50 in Prague.
     let t0 = Instant(seconds: 1_795_683_000)
 
@@ -14,7 +14,7 @@ import TrackeeRules
     }
 
     @Test func aLengthIsADeadlineUntilItIsReachedOnce() {
-        var idle = IdleSource(thresholds: [600, 300, 600])
+        var idle = IdleRuntime(thresholds: [600, 300, 600])
         #expect(idle.thresholds == [300, 600])
         #expect(idle.nextDeadline == nil)
         #expect(idle.take(.idle(since: t0), at: t0 + 60) == [])
@@ -31,13 +31,13 @@ import TrackeeRules
     /// Mutter's watch fires after its interval; logind's hint is read
     /// later still: lengths already past fire at once, at their own time.
     @Test func aLateReportReachesThePastLengthsAtOnce() {
-        var idle = IdleSource(thresholds: [60, 600, 3600])
+        var idle = IdleRuntime(thresholds: [60, 600, 3600])
         #expect(idle.take(.idle(since: t0), at: t0 + 700) == [reached(60), reached(600)])
         #expect(idle.nextDeadline == t0 + 3600)
     }
 
     @Test func theSamePeriodAgainChangesNothing() {
-        var idle = IdleSource(thresholds: [600])
+        var idle = IdleRuntime(thresholds: [600])
         #expect(idle.take(.idle(since: t0), at: t0 + 700) == [reached(600)])
         #expect(idle.take(.idle(since: t0), at: t0 + 800) == [])
         #expect(idle.nextDeadline == nil)
@@ -47,7 +47,7 @@ import TrackeeRules
     }
 
     @Test func activityEndsThePeriodOnceWithTheSourcesSinceOrItsOwn() {
-        var idle = IdleSource(thresholds: [600])
+        var idle = IdleRuntime(thresholds: [600])
         _ = idle.take(.idle(since: t0), at: t0 + 60)
         #expect(idle.take(.active(since: nil), at: t0 + 400)
                 == [TriggerEvent(.idleEnded(since: t0, duration: 400), time: t0 + 400)])
@@ -64,7 +64,7 @@ import TrackeeRules
     }
 
     @Test func otherChangesAreNotIdleness() {
-        var desk = DeskSource(idle: IdleSource(thresholds: [600]))
+        var desk = DeskRuntime(idle: IdleRuntime(thresholds: [600]))
         #expect(desk.take(.idle(since: t0), at: t0) == [])
         #expect(desk.take(.session(.locked), at: t0 + 10) == [TriggerEvent(.session(.locked), time: t0 + 10)])
         #expect(desk.idle.since == t0)
@@ -85,18 +85,18 @@ import TrackeeRules
                 when: {idle: {for: 1m}}
                 do: [stop]
             """)]).automation
-        let idle = IdleSource(automation)
+        let idle = IdleRuntime(automation)
         #expect(idle.thresholds == [600, 3600])
         #expect(idle.afters == [300])
         #expect(idle.shortestThreshold == 300)
-        #expect(IdleSource().shortestThreshold == nil)
+        #expect(IdleRuntime().shortestThreshold == nil)
     }
 
     /// Rules reloaded inside a period: the new lengths count from its since.
     @Test func newRulesKeepThePeriodUnderWay() {
-        var idle = IdleSource(thresholds: [3600])
+        var idle = IdleRuntime(thresholds: [3600])
         _ = idle.take(.idle(since: t0), at: t0)
-        idle = idle.with(IdleSource(thresholds: [300, 3600]))
+        idle = idle.with(IdleRuntime(thresholds: [300, 3600]))
         #expect(idle.since == t0)
         #expect(idle.due(now: t0 + 400) == [reached(300)])
         #expect(idle.nextDeadline == t0 + 3600)
@@ -104,11 +104,11 @@ import TrackeeRules
 }
 
 /// The five one-line kinds: one event per edge, a repeat makes none.
-@Suite struct DeskSourceTests {
+@Suite struct DeskRuntimeTests {
     let t0 = Instant(seconds: 1_795_683_000)
 
     @Test func aRepeatedStateIsNoEdge() {
-        var desk = DeskSource()
+        var desk = DeskRuntime()
         #expect(desk.take(.session(.locked), at: t0) == [TriggerEvent(.session(.locked), time: t0)])
         #expect(desk.take(.session(.locked), at: t0 + 5) == [])
         #expect(desk.take(.session(.unlocked), at: t0 + 9) == [TriggerEvent(.session(.unlocked), time: t0 + 9)])
@@ -119,7 +119,7 @@ import TrackeeRules
     }
 
     @Test func eachConnectionAndDeviceHasItsOwnState() {
-        var desk = DeskSource()
+        var desk = DeskRuntime()
         let home = NetworkChange(state: .connected, connection: "Home", ssid: "Home", uuid: "u-home")
         let office = NetworkChange(state: .connected, connection: "ACME", ssid: "ACME-Office", uuid: "u-acme")
         var homeDown = home
@@ -136,7 +136,7 @@ import TrackeeRules
     }
 
     @Test func idlenessGoesThroughTheIdleSource() {
-        var desk = DeskSource(idle: IdleSource(thresholds: [600]))
+        var desk = DeskRuntime(idle: IdleRuntime(thresholds: [600]))
         #expect(desk.take(.idle(since: t0), at: t0 + 5) == [])
         #expect(desk.nextDeadline == t0 + 600)
         #expect(desk.due(now: t0 + 600) == [TriggerEvent(.idleReached(since: t0, threshold: 600), time: t0 + 600)])

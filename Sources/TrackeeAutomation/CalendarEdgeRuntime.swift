@@ -5,7 +5,7 @@ import TrackeeRules
 /// `calendar:` triggers: the start and end edges of calendar occurrences,
 /// each rule's offset and `match:` applied. The calendars are read before
 /// (``CalendarFiles``); this only expands them over windows.
-struct CalendarEdgeSource: TimedSource {
+struct CalendarEdgeRuntime: TimedRuntime {
     let triggers: [RuleTriggered<CalendarTrigger>]
     let calendars: [String: EventCalendar]
 
@@ -45,9 +45,9 @@ struct CalendarEdgeSource: TimedSource {
     }
 
     /// Only a trigger whose calendar was read.
-    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedSource)? {
+    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedRuntime)? {
         guard let trigger = trigger as? CalendarTrigger, calendars[trigger.calendar] != nil else { return nil }
-        return CalendarEdgeSource(
+        return CalendarEdgeRuntime(
             triggers: triggers.filter { $0.ruleIndex == ruleIndex && $0.trigger == trigger }, calendars: calendars)
     }
 
@@ -58,7 +58,7 @@ struct CalendarEdgeSource: TimedSource {
 }
 
 extension CalendarTrigger: TimedTrigger {
-    static func source(_ triggers: [RuleTriggered<CalendarTrigger>], _ setup: SourceSetup) -> (any TimedSource)? {
-        CalendarEdgeSource(triggers, calendars: setup.calendars)
+    static func runtime(_ triggers: [RuleTriggered<CalendarTrigger>], _ setup: RuntimeSetup) -> (any TimedRuntime)? {
+        CalendarEdgeRuntime(triggers, calendars: setup.calendars)
     }
 }

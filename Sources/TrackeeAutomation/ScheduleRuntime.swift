@@ -3,7 +3,7 @@ import TrackeeRules
 import TrackeeSchedule
 
 /// `at:` triggers: every rule's systemd calendar expressions, parsed once.
-struct ScheduleSource: TimedSource {
+struct ScheduleRuntime: TimedRuntime {
     /// One rule's `at:` expressions.
     struct RuleSchedule: Sendable {
         var ruleIndex: Int
@@ -50,22 +50,22 @@ struct ScheduleSource: TimedSource {
         schedules.lazy.flatMap(\.specs).compactMap { $0.spec.next(after: instant, zone: context.zone) }.min()
     }
 
-    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedSource)? {
+    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedRuntime)? {
         guard let trigger = trigger as? ScheduleTrigger,
               var schedule = schedules.first(where: { $0.ruleIndex == ruleIndex })
         else { return nil }
         schedule.specs = schedule.specs.filter { $0.expression == trigger.expression }
-        return ScheduleSource(schedules: schedule.specs.isEmpty ? [] : [schedule])
+        return ScheduleRuntime(schedules: schedule.specs.isEmpty ? [] : [schedule])
     }
 }
 
 extension ScheduleTrigger: TimedTrigger {
-    static func source(_ triggers: [RuleTriggered<ScheduleTrigger>], _ setup: SourceSetup) -> (any TimedSource)? {
-        ScheduleSource(triggers)
+    static func runtime(_ triggers: [RuleTriggered<ScheduleTrigger>], _ setup: RuntimeSetup) -> (any TimedRuntime)? {
+        ScheduleRuntime(triggers)
     }
 }
 
-extension ScheduleSource.RuleSchedule {
+extension ScheduleRuntime.RuleSchedule {
     /// Elapse instants in `(after, through]`, each with the first of the
     /// rule's expressions that elapses then.
     func times(after: Instant, through: Instant, zone: Zone) -> [Instant: String] {

@@ -7,7 +7,7 @@ import TrackeeStore
 /// store (read-only), so they go through the same window, catch-up and
 /// watermark as schedules. `started` and `stopped` come from applied
 /// intents.
-struct TimerSource: TimedSource {
+struct TimerRuntime: TimedRuntime {
     let triggers: [RuleTriggered<TimerTrigger>]
 
     /// An edge at `start + length` in `(after, through]`, for every entry
@@ -33,16 +33,16 @@ struct TimerSource: TimedSource {
         return result
     }
 
-    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedSource)? {
+    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedRuntime)? {
         guard let trigger = trigger as? TimerTrigger, case .runningFor = trigger.edge else { return nil }
-        return TimerSource(triggers: triggers.filter { $0.ruleIndex == ruleIndex && $0.trigger == trigger })
+        return TimerRuntime(triggers: triggers.filter { $0.ruleIndex == ruleIndex && $0.trigger == trigger })
     }
 }
 
 extension TimerTrigger: TimedTrigger, IntentTrigger {
-    static func source(_ triggers: [RuleTriggered<TimerTrigger>], _ setup: SourceSetup) -> (any TimedSource)? {
+    static func runtime(_ triggers: [RuleTriggered<TimerTrigger>], _ setup: RuntimeSetup) -> (any TimedRuntime)? {
         let timed = triggers.filter { if case .runningFor = $0.trigger.edge { true } else { false } }
-        return timed.isEmpty ? nil : TimerSource(triggers: timed)
+        return timed.isEmpty ? nil : TimerRuntime(triggers: timed)
     }
 
     /// A start is `started`; a stop `stopped`; a switch both, the saved

@@ -13,7 +13,7 @@ import TrackeeStore
 /// the last one taken is ignored (a duplicate, or out of order), as is one no newer than what
 /// the store's trackers last took (already seen by an earlier run), so a
 /// feed read twice, or two overlapping recordings, change nothing twice.
-public struct PlaceSource: Sendable {
+public struct PlaceRuntime: Sendable {
     public private(set) var geofences: Geofences
     /// Meters, for fixes that give no accuracy.
     public let defaultAccuracy: Double

@@ -5,31 +5,31 @@ import TrackeeStore
 
 /// A trigger kind whose occurrences can be listed ahead for any window:
 /// schedules (`at:`) and calendar edges (`calendar:`). Each kind is one
-/// file; ``Automation`` holds them as `[any TimedSource]`, so the window,
+/// file; ``Automation`` holds them as `[any TimedRuntime]`, so the window,
 /// catch-up, watermark, `tick`, `simulate`, `rules next`, `rules check` and
 /// the daemon's deadline are written once for all of them.
-protocol TimedSource: Sendable {
+protocol TimedRuntime: Sendable {
     /// Every occurrence in `(after, through]`, each once, in any order.
     func occurrences(after: Instant, through: Instant, _ context: TimedContext) -> [TimedOccurrence]
-    /// The earliest occurrence after `instant`, if the source can see one.
+    /// The earliest occurrence after `instant`, if the runtime can see one.
     /// By default the look-ahead of ``lookAhead(after:context:until:)``.
     func next(after instant: Instant, _ context: TimedContext) -> Instant?
-    /// How far ahead the source is worth looking, in seconds: a calendar a
+    /// How far ahead the runtime is worth looking, in seconds: a calendar a
     /// year, a schedule a century.
     var horizon: Int64 { get }
-    /// The source with only `trigger` of the rule at `ruleIndex`; nil when
-    /// the source does not serve that trigger, or cannot (its calendar was
+    /// The runtime with only `trigger` of the rule at `ruleIndex`; nil when
+    /// the runtime does not serve that trigger, or cannot (its calendar was
     /// not read).
-    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedSource)?
+    func only(ruleIndex: Int, trigger: any RuleTrigger) -> (any TimedRuntime)?
 }
 
 /// The runtime half of a timed trigger kind: its trigger type says which
-/// source serves it, so ``Automation`` finds every kind's source without a
+/// runtime serves it, so ``Automation`` finds every kind's runtime without a
 /// list of kinds.
 protocol TimedTrigger: RuleTrigger {
-    /// The source for every trigger of this kind in `rules` (enabled rules
+    /// The runtime for every trigger of this kind in `rules` (enabled rules
     /// only), or nil when there is nothing to serve.
-    static func source(_ triggers: [RuleTriggered<Self>], _ setup: SourceSetup) -> (any TimedSource)?
+    static func runtime(_ triggers: [RuleTriggered<Self>], _ setup: RuntimeSetup) -> (any TimedRuntime)?
 }
 
 /// One trigger of one rule, with the rule's position in the rule set.
@@ -39,13 +39,13 @@ struct RuleTriggered<Trigger: Sendable>: Sendable {
     var trigger: Trigger
 }
 
-/// What sources are built from besides the rules: the calendars read by
+/// What runtimes are built from besides the rules: the calendars read by
 /// ``CalendarFiles``.
-struct SourceSetup: Sendable {
+struct RuntimeSetup: Sendable {
     var calendars: [String: EventCalendar]
 }
 
-/// What a timed source may look at when it lists occurrences: the zone,
+/// What a timed runtime may look at when it lists occurrences: the zone,
 /// and the tracker's state (read-only) for kinds whose occurrences depend
 /// on it.
 struct TimedContext: Sendable {
@@ -53,7 +53,7 @@ struct TimedContext: Sendable {
     var state: TrackerState
 }
 
-/// The store as sources see it: read-only. Empty where a command runs
+/// The store as runtimes see it: read-only. Empty where a command runs
 /// without a store (`rules next` before any is made).
 public struct TrackerState: Sendable {
     let store: Store?
@@ -77,16 +77,16 @@ public struct TrackerState: Sendable {
 }
 
 extension TimedTrigger {
-    /// This kind's source for `rules`, if any rule has a trigger of it.
-    static func source(in rules: [Rule], _ setup: SourceSetup) -> (any TimedSource)? {
+    /// This kind's runtime for `rules`, if any rule has a trigger of it.
+    static func runtime(in rules: [Rule], _ setup: RuntimeSetup) -> (any TimedRuntime)? {
         let triggers = rules.enumerated().flatMap { index, rule in
             rule.enabled ? rule.triggers.compactMap { ($0 as? Self).map { RuleTriggered(ruleIndex: index, rule: rule.id, trigger: $0) } } : []
         }
-        return triggers.isEmpty ? nil : source(triggers, setup)
+        return triggers.isEmpty ? nil : runtime(triggers, setup)
     }
 }
 
-extension TimedSource {
+extension TimedRuntime {
     var horizon: Int64 { TimedLookAhead.year }
 
     func next(after instant: Instant, _ context: TimedContext) -> Instant? {
@@ -96,8 +96,8 @@ extension TimedSource {
     }
 }
 
-/// The look-ahead loop every timed source shares: a day, then a week, a
-/// month, a year (and for sources that see further, ten and a hundred),
+/// The look-ahead loop every timed runtime shares: a day, then a week, a
+/// month, a year (and for runtimes that see further, ten and a hundred),
 /// stopping at the first look that finds enough.
 enum TimedLookAhead {
     static let year: Int64 = 366 * 86_400
@@ -106,18 +106,18 @@ enum TimedLookAhead {
         [86_400, 7 * 86_400, 31 * 86_400, year, 10 * year, 100 * year].filter { $0 <= horizon }
     }
 
-    /// The first `count` occurrences after `instant` of `sources`, in time
+    /// The first `count` occurrences after `instant` of `runtimes`, in time
     /// order (ties in rule order), among those `include` keeps, each
     /// rule's occurrence once.
-    static func upcoming(_ sources: [any TimedSource], after instant: Instant, count: Int, _ context: TimedContext,
+    static func upcoming(_ runtimes: [any TimedRuntime], after instant: Instant, count: Int, _ context: TimedContext,
                          where include: (TriggerEvent) -> Bool) -> [TriggerEvent] {
-        let horizon = sources.map(\.horizon).max() ?? 0
+        let horizon = runtimes.map(\.horizon).max() ?? 0
         var found: [TimedOccurrence] = []
         var looked = instant
         for span in spans(upTo: horizon) {
             let through = instant + span
-            for source in sources where source.horizon >= span {
-                found += source.occurrences(after: looked, through: through, context).filter { include($0.event) }
+            for runtime in runtimes where runtime.horizon >= span {
+                found += runtime.occurrences(after: looked, through: through, context).filter { include($0.event) }
             }
             looked = through
             if distinct(found).count >= count { break }

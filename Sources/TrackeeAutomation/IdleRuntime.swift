@@ -1,22 +1,22 @@
 import TrackeeCore
 import TrackeeRules
 
-/// Idle triggers' source: the idle period a desk source reported, and the
+/// Idle triggers' runtime: the idle period a desk watch reported, and the
 /// lengths of idleness the rules wait for (`idle: {for: D}`).
 ///
-/// A source reports when idleness began (`.idle(since:)`), often late (a
+/// A watch reports when idleness began (`.idle(since:)`), often late (a
 /// Mutter watch fires after its interval); each length is reached at
 /// `since + D`, at once if that has passed, else at a deadline the daemon
-/// sleeps until. Every event is keyed by `since`, so a source that reports
+/// sleeps until. Every event is keyed by `since`, so a watch that reports
 /// the same period again, or a restart inside it, fires nothing twice.
 ///
 /// ```swift
-/// var idle = IdleSource(thresholds: [600])
+/// var idle = IdleRuntime(thresholds: [600])
 /// idle.take(.idle(since: t0), at: t0 + 60)  // [] ; nextDeadline == t0 + 600
 /// idle.due(now: t0 + 600)                   // [idle 10m since t0, at t0 + 600]
 /// idle.take(.active(since: nil), at: t0 + 700)  // [active after 11m idle, at t0 + 700]
 /// ```
-public struct IdleSource: Sendable, Equatable {
+public struct IdleRuntime: Sendable, Equatable {
     /// The `for:` lengths, in seconds, shortest first.
     public private(set) var thresholds: [Int64]
     /// The `after:` lengths of `idle: {ended: true, after: D}`.
@@ -47,7 +47,7 @@ public struct IdleSource: Sendable, Equatable {
     }
 
     /// The shortest length any idle rule names (`for` or `after`): how soon
-    /// a source must report idleness for every rule to see it.
+    /// a watch must report idleness for every rule to see it.
     public var shortestThreshold: Int64? { (thresholds + afters).min() }
 
     /// When the next length of the period under way is reached.
@@ -59,14 +59,14 @@ public struct IdleSource: Sendable, Equatable {
     /// The same period under rules that changed: lengths already passed
     /// are reached again at the next ``due(now:)``, and their keys turn
     /// away those that fired before.
-    public func with(_ rules: IdleSource) -> IdleSource {
+    public func with(_ rules: IdleRuntime) -> IdleRuntime {
         var copy = rules
         copy.since = since
         copy.pending = since == nil ? [] : copy.thresholds
         return copy
     }
 
-    /// What a desk source reported at `time`: `.idle` starts a period (the
+    /// What a desk watch reported at `time`: `.idle` starts a period (the
     /// same `since` again changes nothing) and returns the lengths already
     /// reached; `.active` ends it with one ended event, dropping lengths not
     /// reached.

@@ -1,28 +1,28 @@
 import TrackeeCore
 
-/// The desk triggers' source: a change a desk source reported (D-Bus,
+/// The desk triggers' runtime: a change a desk watch reported (D-Bus,
 /// udev, an event line) becomes the events the `idle`, `session`, `sleep`,
 /// `network`, `power` and `device` rules see.
 ///
 /// One type for every desk kind: a kind's report that is its own payload
 /// (a ``DeskEdge``: the session, sleep, the network, power, a device) is
 /// an edge of its subject's state; idleness, which keeps a period and
-/// deadlines, is ``IdleSource``. A change that
+/// deadlines, is ``IdleRuntime``. A change that
 /// repeats the last one of its kind (a second lock, a connection already
 /// up) is no edge and makes nothing: a flood of signals fires once.
 ///
 /// ```swift
-/// var desk = DeskSource(idle: IdleSource(automation))
+/// var desk = DeskRuntime(idle: IdleRuntime(automation))
 /// desk.take(.session(.locked), at: t)  // [session locked at t]
 /// desk.take(.session(.locked), at: t + 5)  // []
 /// ```
-public struct DeskSource: Sendable {
-    public var idle: IdleSource
+public struct DeskRuntime: Sendable {
+    public var idle: IdleRuntime
     /// The last state of each thing a change is about (the session, a
     /// connection by its UUID or name, a device by its path).
     private var last: [String: String] = [:]
 
-    public init(idle: IdleSource = IdleSource()) {
+    public init(idle: IdleRuntime = IdleRuntime()) {
         self.idle = idle
     }
 
