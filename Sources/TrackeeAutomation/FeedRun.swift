@@ -25,7 +25,7 @@ public struct FeedCounts: Encodable, Sendable {
     static let refusedFixes: Set<IgnoredReason> = [.future, .simulator, .deadReckoning]
 }
 
-/// One run of `trackee feed`: fixes through the place source into the
+/// One run of `trackee feed`: fixes through the place runtime into the
 /// rules, the counts and the warnings. What it prints is the command's:
 /// the run hands each shown transition, firing report and warning to its
 /// ``Observer``.
@@ -57,7 +57,7 @@ public struct FeedRun {
     public let now: Instant
     /// Whether `store` is a throwaway copy: then the place states are not stored.
     public let dryRun: Bool
-    public var source: PlaceRuntime
+    public var places: PlaceRuntime
     public private(set) var counts = FeedCounts()
     /// Lines that were not fixes, however many were shown.
     public private(set) var warnings = 0
@@ -76,7 +76,7 @@ public struct FeedRun {
         self.dryRun = dryRun
         self.observer = observer
         conditionPlaces = Self.placesInConditions(automation.ruleSet.rules)
-        source = PlaceRuntime(automation, stored: try store.placeTrackers(), defaultAccuracy: defaultAccuracy)
+        places = PlaceRuntime(automation, stored: try store.placeTrackers(), defaultAccuracy: defaultAccuracy)
     }
 
     /// Reads one input to its end, line by line (GPX by chunks); `clock`
@@ -93,7 +93,7 @@ public struct FeedRun {
             switch item {
             case .fix, .transition:
                 counts.fixes += 1
-                guard let outcome = source.take(item) else { continue }
+                guard let outcome = places.take(item) else { continue }
                 if let ignored = outcome.ignored {
                     counts.ignore(ignored.rawValue)
                     continue
@@ -125,20 +125,20 @@ public struct FeedRun {
             // Kept as a trace all the same, so `rules why` can say no rule
             // waited for it.
             guard automation.engine.considers(event, zone: zone)
-                || (p.dwell == 0 && p.source == .fixes && conditionPlaces.contains(p.place))
+                || (p.dwell == 0 && p.geofence == .fixes && conditionPlaces.contains(p.place))
             else {
                 if let trace = automation.engine.unawaited(event, noticed: max(now, event.time)) { runner.record(trace) }
                 continue
             }
             // One place crossing is one transition, however many dwells
             // (`for:`) the rules watch it with.
-            let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.source.rawValue)"
+            let shown = "\(p.place)\u{0}\(p.transition.rawValue)\u{0}\(event.time.seconds)\u{0}\(p.geofence.rawValue)"
             if shownTransitions.insert(shown).inserted {
                 counts.transitions += 1
                 observer.transition(p)
             }
             let reports = try runner.handle(event, automation: automation, now: max(now, event.time),
-                                            inside: source.inside)
+                                            inside: places.inside)
             for report in reports {
                 if case .fired = report.status { counts.fired += 1 }
                 observer.report(report)
@@ -164,6 +164,6 @@ public struct FeedRun {
     /// Stores every tracker, with the last fix each took.
     public func finish() throws {
         runner.flushTraces()
-        if !dryRun { try store.savePlaceTrackers(source.trackersToStore) }
+        if !dryRun { try store.savePlaceTrackers(places.trackersToStore) }
     }
 }

@@ -52,7 +52,7 @@ public struct PlaceRuntime: Sendable {
         var ownTracks: Set<String> = []
         for rule in automation.ruleSet.rules where rule.enabled {
             for case let trigger as PlaceTrigger in rule.triggers {
-                if trigger.source == .owntracks {
+                if trigger.geofence == .owntracks {
                     ownTracks.insert(trigger.place)
                 } else if trigger.transition == .arrive {
                     arrives[trigger.place, default: []].insert(trigger.dwell)
@@ -108,7 +108,7 @@ public struct PlaceRuntime: Sendable {
             outcome.ignored = .unused
             return outcome
         }
-        let event = PlaceEvent(place: transition.place, transition: transition.transition, source: .owntracks, fix: transition.fix)
+        let event = PlaceEvent(place: transition.place, transition: transition.transition, geofence: .owntracks, fix: transition.fix)
         outcome.events = [TriggerEvent(.place(event), time: transition.fix.time.instant)]
         return outcome
     }

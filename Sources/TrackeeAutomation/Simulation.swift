@@ -118,11 +118,11 @@ public struct Simulation {
     /// the time the track counts as read, for judging fixes from the future.
     public static func feedSteps(fd: Int32, automation: Automation, defaultAccuracy: Double, recorded: Instant,
                                  from: Instant, to: Instant, zone: Zone) throws -> [Step] {
-        var source = PlaceRuntime(automation, stored: [], defaultAccuracy: defaultAccuracy)
+        var places = PlaceRuntime(automation, stored: [], defaultAccuracy: defaultAccuracy)
         var steps: [Step] = []
         _ = try FeedInput.read(fd: fd, format: .auto, now: recorded, clock: { recorded }) { items, _ in
             for item in items {
-                guard let outcome = source.take(item) else { continue }
+                guard let outcome = places.take(item) else { continue }
                 if case .fix(let fix) = item, !outcome.changed.isEmpty { steps.append(.places(outcome.changed, at: fix.time.instant)) }
                 // A transition is an event when a rule waits for it; the
                 // place's other dwells only keep its state.
@@ -169,15 +169,15 @@ public struct Simulation {
                 break
             }
         }
-        var source = DeskRuntime(idle: IdleRuntime(automation))
+        var runtime = DeskRuntime(idle: IdleRuntime(automation))
         var events: [TriggerEvent] = []
         for (change, time) in desk.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) })
             .map(\.element)
         {
-            events += source.due(now: time)
-            events += source.take(change, at: time)
+            events += runtime.due(now: time)
+            events += runtime.take(change, at: time)
         }
-        events += source.due(now: to)
+        events += runtime.due(now: to)
         steps += events.filter { $0.time >= from && $0.time <= to }.map(Step.trigger)
         return steps
     }

@@ -94,7 +94,7 @@ extension Trackee {
                     let accuracy = p.fix.accuracy.map { ", accuracy \(Int($0.rounded())) m" } ?? ""
                     // The fix's own time, to the millisecond; the rules fire at its whole second.
                     session.out.line("\(session.zone.iso8601(p.fix.time))  \(p.transition.rawValue) \(p.place)"
-                                     + (p.source == .owntracks ? " (OwnTracks)" : "") + accuracy)
+                                     + (p.geofence == .owntracks ? " (OwnTracks)" : "") + accuracy)
                 },
                 report: { report in
                     guard !session.out.json else { return }

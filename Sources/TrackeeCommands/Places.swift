@@ -35,9 +35,9 @@ extension Trackee {
             try Session.run(common) { session in
                 let automation = try session.strictRules(rules, calendars: false)
                 let store = try session.openStore()
-                let source = PlaceRuntime(automation, stored: try store.placeTrackers(),
+                let places = PlaceRuntime(automation, stored: try store.placeTrackers(),
                                          defaultAccuracy: session.settings.defaultAccuracy)
-                let views = source.geofences.states.map { place, tracker in
+                let views = places.geofences.states.map { place, tracker in
                     var view = View(
                         name: place.name, shape: "", hysteresis: place.hysteresis, max_accuracy: place.maxAccuracy,
                         state: tracker.state.rawValue, since: tracker.since.map(session.zone.iso8601))
@@ -56,7 +56,7 @@ extension Trackee {
                     return
                 }
                 if views.isEmpty { session.out.line("no places; define them under places: in a rule file (trackee-rules(5))") }
-                for (view, (place, _)) in zip(views, source.geofences.states) {
+                for (view, (place, _)) in zip(views, places.geofences.states) {
                     let shape: String
                     switch place.shape {
                     case .circle(let lat, let lon, let radius): shape = "circle of \(meters(radius)) around \(lat), \(lon)"

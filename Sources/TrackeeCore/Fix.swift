@@ -38,8 +38,8 @@ public enum PlaceTransition: String, Sendable, Equatable, CaseIterable {
 /// on. Its time is the first fix of the new state, to the millisecond; the
 /// trigger event and its firing key take the whole second it falls in.
 public struct PlaceEvent: Sendable, Equatable {
-    /// Where the transition was decided.
-    public enum Source: String, Sendable, Equatable {
+    /// Whose geofence decided the transition (a rule's `source:`).
+    public enum Geofence: String, Sendable, Equatable {
         /// trackee's own geofence, from fixes.
         case fixes
         /// The phone's geofence, from an OwnTracks `transition` message.
@@ -50,15 +50,15 @@ public struct PlaceEvent: Sendable, Equatable {
     public var transition: PlaceTransition
     /// Seconds the new state had to hold before it counted (`for:`).
     public var dwell: Int64
-    public var source: Source
+    public var geofence: Geofence
     /// The fix that began the new state.
     public var fix: Fix
 
-    public init(place: String, transition: PlaceTransition, dwell: Int64 = 0, source: Source = .fixes, fix: Fix) {
+    public init(place: String, transition: PlaceTransition, dwell: Int64 = 0, geofence: Geofence = .fixes, fix: Fix) {
         self.place = place
         self.transition = transition
         self.dwell = dwell
-        self.source = source
+        self.geofence = geofence
         self.fix = fix
     }
 }

@@ -18,7 +18,7 @@ extension PlaceEvent: TriggerPayload {
     /// A crossing that has lasted a dwell: the geofences watch that dwell
     /// only for a rule's `for:`.
     public var isMadeForARule: Bool { dwell != 0 }
-    public var summary: String { "\(transition.rawValue) \(place)" + (source == .owntracks ? " (OwnTracks)" : "") }
+    public var summary: String { "\(transition.rawValue) \(place)" + (geofence == .owntracks ? " (OwnTracks)" : "") }
 }
 
 extension TriggerPayload where Self == PlaceEvent {

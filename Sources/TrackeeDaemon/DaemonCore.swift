@@ -144,8 +144,8 @@ public actor DaemonCore {
     /// A fix or an OwnTracks transition from stdin: through the geofences,
     /// and the rules its transitions fire.
     public func handle(_ item: FeedItem) {
-        guard var source = places, let outcome = source.take(item) else { return }
-        places = source
+        guard var runtime = places, let outcome = runtime.take(item) else { return }
+        places = runtime
         if let ignored = outcome.ignored {
             logger.debug("fix ignored: \(ignored.rawValue)")
             return
@@ -153,7 +153,7 @@ public actor DaemonCore {
         placesDirty = true
         for event in outcome.events {
             do {
-                _ = try runner.handle(event, automation: automation, now: max(clock(), event.time), inside: source.inside)
+                _ = try runner.handle(event, automation: automation, now: max(clock(), event.time), inside: runtime.inside)
             } catch {
                 logger.error("\(event.kindName) \(event.time): \(error)")
             }

@@ -13,13 +13,14 @@ public struct PlaceTrigger: RuleTrigger, Equatable, Hashable {
     /// Seconds the new state must hold before the rule fires (`for:`); the
     /// firing keeps the time of the first fix of the new state.
     public var dwell: Int64
-    public var source: PlaceEvent.Source
+    /// Its `source:`: whose geofence decides.
+    public var geofence: PlaceEvent.Geofence
 
-    public init(place: String, transition: PlaceTransition, dwell: Int64 = 0, source: PlaceEvent.Source = .fixes) {
+    public init(place: String, transition: PlaceTransition, dwell: Int64 = 0, geofence: PlaceEvent.Geofence = .fixes) {
         self.place = place
         self.transition = transition
         self.dwell = dwell
-        self.source = source
+        self.geofence = geofence
     }
 
     public var index: TriggerIndex { .key(PlaceEvent.indexKey(place: place)) }
@@ -43,17 +44,17 @@ public struct PlaceTrigger: RuleTrigger, Equatable, Hashable {
         // offsetText signs a positive duration: `+2m`.
         let dwellText = dwell == 0 ? nil : String(CalendarTrigger(calendar: "", offset: dwell).offsetText.dropFirst())
         if let dwellText { fields["dwell"] = .text(dwellText) }
-        if source != .fixes { fields["source"] = .text(source.rawValue) }
+        if geofence != .fixes { fields["source"] = .text(geofence.rawValue) }
         return TriggerCheckView(
             fields: fields,
             text: "\(transition.rawValue) \(place)" + (dwellText.map { " for \($0)" } ?? "")
-                + (source == .fixes ? "" : " (\(source.rawValue))"))
+                + (geofence == .fixes ? "" : " (\(geofence.rawValue))"))
     }
 
     /// Whether `event` is this trigger's.
     public func accepts(_ event: PlaceEvent) -> Bool {
-        event.place == place && event.transition == transition && event.source == source
-            && (source == .owntracks || event.dwell == dwell)
+        event.place == place && event.transition == transition && event.geofence == geofence
+            && (geofence == .owntracks || event.dwell == dwell)
     }
 }
 
@@ -72,9 +73,9 @@ extension TriggerKind {
                 if let parsed = reader.parsed(dwell, parseDuration) { trigger.dwell = parsed.components.seconds } else { ok = false }
             }
             if let source = fields["source"] {
-                if let parsed = reader.parsed(source, parseSource) { trigger.source = parsed } else { ok = false }
+                if let parsed = reader.parsed(source, parseGeofence) { trigger.geofence = parsed } else { ok = false }
             }
-            if trigger.source == .owntracks && trigger.dwell > 0, let dwell = fields["for"] {
+            if trigger.geofence == .owntracks && trigger.dwell > 0, let dwell = fields["for"] {
                 reader.fail("for: applies to trackee's own geofence; OwnTracks decides its transitions itself", at: dwell)
                 ok = false
             }
@@ -84,11 +85,11 @@ extension TriggerKind {
     }
 }
 
-private func parseSource(_ text: String) throws(InvalidValue) -> PlaceEvent.Source {
-    guard let source = PlaceEvent.Source(rawValue: text) else {
+private func parseGeofence(_ text: String) throws(InvalidValue) -> PlaceEvent.Geofence {
+    guard let geofence = PlaceEvent.Geofence(rawValue: text) else {
         throw InvalidValue("expected fixes or owntracks, found \"\(text)\"")
     }
-    return source
+    return geofence
 }
 
 extension RuleTrigger where Self == PlaceTrigger {

@@ -135,7 +135,7 @@ import TrackeeRules
         #expect(desk.take(.device(mouse), at: t0 + 1).count == 1)
     }
 
-    @Test func idlenessGoesThroughTheIdleSource() {
+    @Test func idlenessGoesThroughTheIdleRuntime() {
         var desk = DeskRuntime(idle: IdleRuntime(thresholds: [600]))
         #expect(desk.take(.idle(since: t0), at: t0 + 5) == [])
         #expect(desk.nextDeadline == t0 + 600)
