@@ -155,6 +155,8 @@ let package = Package(
                 "TrackeeCore", "TrackeeStore", "TrackeeRules", "TrackeeAutomation", "TrackeeDaemon", "TrackeeTestSupport",
                 // HubReplicationTests: trackee run's replication on a manual clock.
                 "TrackeeReplication",
+                // StandardServicesTests: the clock the desk's threads are handed.
+                "TrackeeDesk",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

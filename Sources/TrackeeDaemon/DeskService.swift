@@ -50,12 +50,26 @@ struct DeskService: Service {
 extension Daemon {
     /// The desk sources `trackee run` attaches: the D-Bus watches on the
     /// buses `environment` names (or the standard ones) and the kernel's
-    /// device events.
-    public static func standardDesk(environment: [String: String]) -> DeskMonitorMaker {
+    /// device events; a change is stamped by `clocks`' wall clock, and the
+    /// buses' threads wait on its sleep clock.
+    public static func standardDesk(environment: [String: String], clocks: Clocks = .system) -> DeskMonitorMaker {
         { interval, log in
-            DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, log: log)
+            DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, clock: { clocks.wall.now },
+                        monotonic: clocks.desk, log: log)
         }
     }
+}
+
+extension Clocks {
+    /// The sleep clock as the desk's threads wait on it: in poll(2), for
+    /// the time left on it.
+    var desk: any DeskClock {
+        // Bound first: `sleep` alone also names the method, and is not opened.
+        let base = sleep
+        return Self.polling(base)
+    }
+
+    private static func polling<Base: Clock<Duration>>(_ base: Base) -> any DeskClock { PollClock(base) }
 }
 
 /// What service-lifecycle's debug log names this service by: its name, and

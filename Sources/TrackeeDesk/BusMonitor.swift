@@ -6,14 +6,16 @@ import TrackeeCore
 /// attaches them (again when their service appears or the bus comes
 /// back), and hands every change they report to `yield`.
 ///
-/// The bus going away is never fatal: it logs one line, reconnects with
-/// ``Backoff``, and attaches every watch again, whose attach reports what
-/// changed meanwhile.
+/// The bus going away is never fatal: it logs one line, reconnects when
+/// ``Reconnect`` says, and attaches every watch again, whose attach
+/// reports what changed meanwhile. Every wait and deadline of the thread
+/// is on `monotonic`, so a test can run it on a clock it moves by hand.
 final class BusMonitor: Sendable {
     let bus: DeskBus
     let address: String
     private let plans: [DeskWatchPlan]
     private let clock: @Sendable () -> Instant
+    private let monotonic: any DeskClock
     private let log: DeskLog
     private let yield: @Sendable (DeskChange) -> Void
     /// What the first attach found, for the start line.
@@ -26,16 +28,16 @@ final class BusMonitor: Sendable {
     /// is due or it is asked to stop, and never wakes for nothing.
     private let wake: Int32
     private let wakeWriter: Int32
-    /// A connection that lasted this long was a good one: the next loss
-    /// starts the backoff again from its shortest wait.
-    static let goodConnection: Duration = .seconds(60)
 
+    /// `clock` stamps the changes whose source gives no time; `monotonic`
+    /// is what the thread waits on and reckons its retries by.
     init(bus: DeskBus, address: String, plans: [DeskWatchPlan], clock: @escaping @Sendable () -> Instant,
-         log: @escaping DeskLog, yield: @escaping @Sendable (DeskChange) -> Void) {
+         monotonic: any DeskClock, log: @escaping DeskLog, yield: @escaping @Sendable (DeskChange) -> Void) {
         self.bus = bus
         self.address = address
         self.plans = plans
         self.clock = clock
+        self.monotonic = monotonic
         self.log = log
         self.yield = yield
         var ends: [Int32] = [-1, -1]
@@ -81,7 +83,7 @@ final class BusMonitor: Sendable {
 
     private func run() {
         var slots = plans.map { WatchSlot(plan: $0, watch: $0.make()) }
-        var backoff = Backoff()
+        var reconnect = Reconnect()
         var reported = false
         /// Set while the bus is away, so that coming back is logged once.
         var away = false
@@ -101,7 +103,7 @@ final class BusMonitor: Sendable {
                     reported = true
                     away = true
                 }
-                pause(backoff.take())
+                pause(until: reconnect.retry(after: monotonic.now))
                 continue
             }
             for index in slots.indices { attach(&slots[index], connection) }
@@ -114,16 +116,15 @@ final class BusMonitor: Sendable {
             }
             away = false
             everConnected = true
-            let connected = ContinuousClock.now
+            reconnect.connected(at: monotonic.now)
             do {
                 try listen(connection, &slots)
                 return
             } catch {
                 log(.warning, "desk: lost the \(bus) bus (\(Self.reason(error))); reconnecting")
                 away = true
-                if ContinuousClock.now - connected >= Self.goodConnection { backoff.reset() }
                 for index in slots.indices { slots[index].state = .waiting }
-                pause(backoff.take())
+                pause(until: reconnect.retry(after: monotonic.now))
             }
         }
     }
@@ -131,7 +132,7 @@ final class BusMonitor: Sendable {
     /// Hands signals to the watches until stopped; throws when the bus goes away.
     private func listen(_ connection: DBusConnection, _ slots: inout [WatchSlot]) throws {
         while !isStopping {
-            if let signal = try connection.nextSignal(timeoutMilliseconds: waitMilliseconds(slots), wake: wake >= 0 ? wake : nil) {
+            if let signal = try connection.nextSignal(until: deadline(slots), on: monotonic, wake: wake >= 0 ? wake : nil) {
                 if signal.sender == "org.freedesktop.DBus" {
                     ownerChanged(signal, connection, &slots)
                 } else {
@@ -168,25 +169,24 @@ final class BusMonitor: Sendable {
         log(.info, "desk: \(source) appeared on the \(bus) bus: \(report.line)")
     }
 
-    /// Milliseconds until the first failed watch is due to be tried again;
-    /// -1 (wait for a signal however long) when none is and `stop()` can
-    /// wake the thread.
-    private func waitMilliseconds(_ slots: [WatchSlot]) -> Int {
-        let fallback = wake >= 0 ? -1 : 250
-        let due = slots.compactMap { slot -> ContinuousClock.Instant? in
-            if case .failed(_, let at, _) = slot.state { return at }
-            return nil
-        }.min()
-        guard let due else { return fallback }
-        let (seconds, attoseconds) = (due - ContinuousClock.now).components
-        let until = max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000) + 1)
-        return fallback < 0 ? until : min(until, fallback)
+    /// When the first failed watch is due to be tried again; nil (wait for
+    /// a signal however long) when none is and `stop()` can wake the thread.
+    private func deadline(_ slots: [WatchSlot]) -> Duration? {
+        let due = slots.compactMap(\.retryAt).min()
+        return wake >= 0 ? due : soonest(due)
+    }
+
+    /// `due`, or a quarter of a second from now if that is sooner: how long
+    /// the thread waits without a wake socket before it looks at `stopping`.
+    private func soonest(_ due: Duration?) -> Duration {
+        let soon = monotonic.now + .milliseconds(250)
+        return min(due ?? soon, soon)
     }
 
     private func retryFailed(_ connection: DBusConnection, _ slots: inout [WatchSlot]) {
-        let now = ContinuousClock.now
+        let now = monotonic.now
         for index in slots.indices {
-            guard case .failed(_, let at, _) = slots[index].state, at <= now else { continue }
+            guard let at = slots[index].retryAt, at <= now else { continue }
             attach(&slots[index], connection)
             if slots[index].state == .attached {
                 log(.info, "desk: \(BusReport([slots[index]], bus: bus).line)")
@@ -204,25 +204,20 @@ final class BusMonitor: Sendable {
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "NameHasOwner", arguments: [.string(slot.plan.serviceName)])
             if owned == [.bool(true)] {
-                // Present but not ready (an object not yet exported, no session yet): try again later.
-                var backoff = Backoff()
-                if case .failed(_, _, let previous) = slot.state { backoff = previous }
-                let wait = backoff.take()
-                slot.state = .failed(reason: Self.reason(error), retryAt: ContinuousClock.now + wait, backoff: backoff)
+                // Present but not ready: try again later.
+                slot.failed(Self.reason(error), at: monotonic.now)
             } else {
                 slot.state = .absent
             }
         }
     }
 
-    /// Sleeps `duration`, or until `stop()` asks the thread to end.
-    private func pause(_ duration: Duration) {
-        let end = ContinuousClock.now + duration
-        while !isStopping, ContinuousClock.now < end {
-            let (seconds, attoseconds) = (end - ContinuousClock.now).components
-            var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
-            let left = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            _ = poll(&descriptor, 1, wake >= 0 ? left : min(left, 250))
+    /// Sleeps until `monotonic` reaches `end`, or until `stop()` asks the
+    /// thread to end.
+    private func pause(until end: Duration) {
+        var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        while !isStopping, monotonic.now < end {
+            _ = monotonic.poll(&descriptors, until: wake >= 0 ? end : soonest(end))
         }
     }
 

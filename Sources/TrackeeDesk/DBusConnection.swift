@@ -103,8 +103,14 @@ public final class DBusConnection {
     /// The wait is one `poll` on the connection's socket and `wake`, so a
     /// connection with nothing to say costs no wake-ups at all.
     public func nextSignal(timeoutMilliseconds: Int, wake: Int32? = nil) throws -> DBusSignal? {
-        let clock = ContinuousClock()
-        let deadline = timeoutMilliseconds < 0 ? nil : clock.now.advanced(by: .milliseconds(timeoutMilliseconds))
+        let clock = PollClock.continuous
+        return try nextSignal(until: timeoutMilliseconds < 0 ? nil : clock.now + .milliseconds(timeoutMilliseconds),
+                              on: clock, wake: wake)
+    }
+
+    /// ``nextSignal(timeoutMilliseconds:wake:)`` waiting on `clock` until it
+    /// reaches `deadline` (forever when nil).
+    public func nextSignal(until deadline: Duration?, on clock: any DeskClock, wake: Int32? = nil) throws -> DBusSignal? {
         var socket: Int32 = -1
         guard dbus_connection_get_unix_fd(connection, &socket) != 0 else {
             throw DBusFailure("the D-Bus connection \(uniqueName) has no socket.")
@@ -121,16 +127,10 @@ public final class DBusConnection {
                         arguments: Self.arguments(of: message, keepingDescriptors: false))
                 }
             }
-            var wait: Int32 = -1
-            if let deadline {
-                let left = clock.now.duration(to: deadline)
-                if left <= .zero { return nil }
-                let (seconds, attoseconds) = left.components
-                wait = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            }
+            if let deadline, clock.now >= deadline { return nil }
             var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
             if let wake { descriptors.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), wait)
+            let ready = clock.poll(&descriptors, until: deadline)
             if ready < 0 && errno != EINTR {
                 throw DBusFailure("waiting on the D-Bus connection \(uniqueName) failed: \(String(cString: strerror(errno))).")
             }

@@ -19,6 +19,7 @@ public final class DeskMonitor: Sendable {
     private let watches: [DeskWatchPlan]
     private let extraSources: [any DeskChangeSource]
     private let clock: @Sendable () -> Instant
+    private let monotonic: any DeskClock
     private let log: DeskLog
     private let running = Mutex<Running?>(nil)
 
@@ -35,26 +36,30 @@ public final class DeskMonitor: Sendable {
     /// logind's lock and sleep, NetworkManager, UPower, udev's devices, and
     /// `extraSources`.
     public convenience init(environment: [String: String], idleIntervalMilliseconds: Int,
-                            extraSources: [any DeskChangeSource] = [], log: @escaping DeskLog) {
+                            extraSources: [any DeskChangeSource] = [],
+                            clock: @escaping @Sendable () -> Instant = SystemClock.now,
+                            monotonic: any DeskClock = PollClock.continuous, log: @escaping DeskLog) {
         self.init(
             environment: environment,
             idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
             watches: DeskWatchPlan.standard(environment: environment),
-            extraSources: DeskKind.standardSources(log: log) + extraSources, clock: SystemClock.now, log: log)
+            extraSources: DeskKind.standardSources(log: log) + extraSources, clock: clock, monotonic: monotonic, log: log)
     }
 
     /// Runs the first of the `idle` candidates present at start, every one
     /// of `watches`, and `extraSources`, reading the time of a change
-    /// from `clock` where its source gives none.
+    /// from `clock` where its source gives none. The buses' threads wait on
+    /// `monotonic` (to reconnect, to try a watch again).
     public init(environment: [String: String], idle: [DeskWatchPlan], watches: [DeskWatchPlan],
                 extraSources: [any DeskChangeSource] = [], clock: @escaping @Sendable () -> Instant,
-                log: @escaping DeskLog) {
+                monotonic: any DeskClock = PollClock.continuous, log: @escaping DeskLog) {
         (changes, continuation) = AsyncStream.makeStream(of: DeskChange.self)
         self.environment = environment
         self.idle = idle
         self.watches = watches
         self.extraSources = extraSources
         self.clock = clock
+        self.monotonic = monotonic
         self.log = log
     }
 
@@ -75,7 +80,8 @@ public final class DeskMonitor: Sendable {
                 absent.append("\(bus) bus (no address)")
                 continue
             }
-            let monitor = BusMonitor(bus: bus, address: address, plans: onBus, clock: clock, log: log, yield: yield)
+            let monitor = BusMonitor(bus: bus, address: address, plans: onBus, clock: clock, monotonic: monotonic,
+                                     log: log, yield: yield)
             do {
                 try monitor.start()
                 monitors.append(monitor)

@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TrackeeAutomation
 import TrackeeCore
+import TrackeeDesk
 import TrackeeStore
 @testable import TrackeeDaemon
 
@@ -25,5 +26,17 @@ import TrackeeStore
         #expect(await names(nil) == ["ScheduleService", "EventLineService", "ReloadService"])
         #expect(await names(SyncDrain(argv: ["trackee-sync", "drain"], environment: [:], store: store))
             == ["ScheduleService", "EventLineService", "ReloadService", "SyncDrainService"])
+    }
+
+    /// The desk's threads wait on the daemon's sleep clock: it counts
+    /// suspend, and a wall clock set does not move it.
+    @Test func theDeskWaitsOnTheDaemonsSleepClock() {
+        let machine = ManualClock(Instant(seconds: 1_795_417_200))
+        let desk = machine.clocks.desk
+        #expect(desk.now == .zero)
+        machine.advance(nanoseconds: 1_500_000_000)
+        machine.suspend(for: 2)
+        machine.setWall(by: 3600)
+        #expect(desk.now == .milliseconds(3500))
     }
 }

@@ -99,9 +99,19 @@ final class PrivateBus {
     /// Kills the daemon and its mocks, as a logout or a restart of the bus
     /// would, and starts a new daemon on the same socket path.
     func restart() throws {
+        halt()
+        try resume()
+    }
+
+    /// Kills the daemon and its mocks: the bus is gone until ``resume()``.
+    func halt() {
         kill(mocks + [daemon])
         mocks = []
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("bus"))
+    }
+
+    /// Starts a new daemon on the socket path of the one ``halt()`` killed.
+    func resume() throws {
         daemon = Process()
         _ = try Self.launch(daemon, config: directory.appendingPathComponent("bus.conf"))
     }
