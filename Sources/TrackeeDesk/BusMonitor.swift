@@ -29,7 +29,7 @@ final class BusMonitor: Sendable {
     private let wake: Int32
     private let wakeWriter: Int32
 
-    /// `clock` stamps the changes whose source gives no time; `monotonic`
+    /// `clock` stamps the changes whose watch gives no time; `monotonic`
     /// is what the thread waits on and reckons its retries by.
     init(bus: DeskBus, address: String, plans: [DeskWatchPlan], clock: @escaping @Sendable () -> Instant,
          monotonic: any DeskClock, log: @escaping DeskLog, yield: @escaping @Sendable (DeskChange) -> Void) {
@@ -154,10 +154,10 @@ final class BusMonitor: Sendable {
         else { return }
         let indices = slots.indices.filter { slots[$0].plan.serviceName == name }
         guard let first = indices.first else { return }
-        let source = slots[first].watch.name
+        let watch = slots[first].watch.name
         if owner.isEmpty {
             for index in indices { slots[index].state = .absent }
-            log(.info, "desk: \(source) left the \(bus) bus")
+            log(.info, "desk: \(watch) left the \(bus) bus")
             return
         }
         for index in indices {
@@ -166,7 +166,7 @@ final class BusMonitor: Sendable {
             attach(&slots[index], connection)
         }
         let report = BusReport(indices.map { slots[$0] }, bus: bus)
-        log(.info, "desk: \(source) appeared on the \(bus) bus: \(report.line)")
+        log(.info, "desk: \(watch) appeared on the \(bus) bus: \(report.line)")
     }
 
     /// When the first failed watch is due to be tried again; nil (wait for

@@ -15,7 +15,7 @@ struct BusReport: Sendable {
         for slot in slots {
             switch slot.state {
             case .attached:
-                attached.append(DeskSummary.Attached(reports: slot.plan.reports, source: slot.watch.name))
+                attached.append(DeskSummary.Attached(reports: slot.plan.reports, watch: slot.watch.name))
             case .absent:
                 let text = "\(slot.watch.name) (not on the \(bus) bus)"
                 if !absent.contains(text) { absent.append(text) }

@@ -20,8 +20,8 @@ public struct DeskKind: Sendable {
         case firstOf(@Sendable (DeskContext) -> [DeskWatchPlan])
         /// D-Bus watches, each run when its service is on its bus.
         case bus(@Sendable (DeskContext) -> [DeskWatchPlan])
-        /// A source of its own (a thread reading a socket).
-        case source(@Sendable (DeskContext) -> any DeskChangeSource)
+        /// A watch on a thread of its own (udev's socket).
+        case thread(@Sendable (DeskContext) -> any DeskThreadWatch)
     }
 
     public init(_ report: any DeskReport.Type, watch: Watch) {
@@ -41,7 +41,7 @@ public struct DeskKind: Sendable {
 }
 
 /// What the watches are made from: the environment (the buses' addresses,
-/// `XDG_SESSION_ID`), how soon a watching idle source must report, and the
+/// `XDG_SESSION_ID`), how soon an idle watch that polls must report, and the
 /// log.
 public struct DeskContext: Sendable {
     public var environment: [String: String]
@@ -91,11 +91,11 @@ extension DeskKind {
     static let power = DeskKind(PowerEdge.self, watch: .bus { _ in
         [DeskWatchPlan(reports: "power", bus: .system, serviceName: "org.freedesktop.UPower") { PowerWatch() }]
     })
-    static let device = DeskKind(DeviceEdge.self, watch: .source { context in DeviceSource(log: context.log) })
+    static let device = DeskKind(DeviceEdge.self, watch: .thread { context in DeviceWatch(log: context.log) })
 }
 
 extension DeskWatchPlan {
-    /// The idle sources in the order they are tried (``DeskKind/Watch/firstOf(_:)``).
+    /// The idle watches in the order they are tried (``DeskKind/Watch/firstOf(_:)``).
     public static func standardIdle(environment: [String: String], intervalMilliseconds: Int) -> [DeskWatchPlan] {
         let context = DeskContext(environment: environment, idleIntervalMilliseconds: intervalMilliseconds)
         return DeskKind.all.flatMap { kind -> [DeskWatchPlan] in
@@ -115,11 +115,11 @@ extension DeskWatchPlan {
 }
 
 extension DeskKind {
-    /// The sources of the kinds that have one (udev's devices).
-    public static func standardSources(log: @escaping DeskLog) -> [any DeskChangeSource] {
+    /// The watches of the kinds that have one (udev's devices).
+    public static func standardThreadWatches(log: @escaping DeskLog) -> [any DeskThreadWatch] {
         let context = DeskContext(environment: [:], log: log)
-        return DeskKind.all.compactMap { kind -> (any DeskChangeSource)? in
-            guard case .source(let make) = kind.watch else { return nil }
+        return DeskKind.all.compactMap { kind -> (any DeskThreadWatch)? in
+            guard case .thread(let make) = kind.watch else { return nil }
             return make(context)
         }
     }

@@ -1,8 +1,8 @@
 import Synchronization
 import TrackeeCore
 
-/// The desk's system sources, as `trackee run` uses them: one thread per
-/// D-Bus bus running its watches, the other sources (udev) on threads of
+/// The desk's system watches, as `trackee run` uses them: one thread per
+/// D-Bus bus running its watches, the other watches (udev) on threads of
 /// their own, and every change they report on one stream.
 ///
 /// ```swift
@@ -11,13 +11,13 @@ import TrackeeCore
 /// for await change in desk.changes { … }
 /// ```
 public final class DeskMonitor: Sendable {
-    /// Every change, in the order the sources reported them; finished by ``stop()``.
+    /// Every change, in the order the watches reported them; finished by ``stop()``.
     public let changes: AsyncStream<DeskChange>
     private let continuation: AsyncStream<DeskChange>.Continuation
     private let environment: [String: String]
     private let idle: [DeskWatchPlan]
     private let watches: [DeskWatchPlan]
-    private let extraSources: [any DeskChangeSource]
+    private let threadWatches: [any DeskThreadWatch]
     private let clock: @Sendable () -> Instant
     private let monotonic: any DeskClock
     private let log: DeskLog
@@ -28,42 +28,42 @@ public final class DeskMonitor: Sendable {
 
     private struct Running: Sendable {
         var monitors: [BusMonitor]
-        var sources: [any DeskChangeSource]
+        var watches: [any DeskThreadWatch]
     }
 
-    /// The sources of ``DeskKind/all``: the first idle source present
-    /// (checked every `idleIntervalMilliseconds` where the source polls),
+    /// The watches of ``DeskKind/all``: the first idle watch present
+    /// (checked every `idleIntervalMilliseconds` where the watch polls),
     /// logind's lock and sleep, NetworkManager, UPower, udev's devices, and
-    /// `extraSources`.
+    /// `threadWatches`.
     public convenience init(environment: [String: String], idleIntervalMilliseconds: Int,
-                            extraSources: [any DeskChangeSource] = [],
+                            threadWatches: [any DeskThreadWatch] = [],
                             clock: @escaping @Sendable () -> Instant = SystemClock.now,
                             monotonic: any DeskClock = PollClock.continuous, log: @escaping DeskLog) {
         self.init(
             environment: environment,
             idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
             watches: DeskWatchPlan.standard(environment: environment),
-            extraSources: DeskKind.standardSources(log: log) + extraSources, clock: clock, monotonic: monotonic, log: log)
+            threadWatches: DeskKind.standardThreadWatches(log: log) + threadWatches, clock: clock, monotonic: monotonic, log: log)
     }
 
     /// Runs the first of the `idle` candidates present at start, every one
-    /// of `watches`, and `extraSources`, reading the time of a change
-    /// from `clock` where its source gives none. The buses' threads wait on
+    /// of `watches`, and `threadWatches`, reading the time of a change
+    /// from `clock` where its watch gives none. The buses' threads wait on
     /// `monotonic` (to reconnect, to try a watch again).
     public init(environment: [String: String], idle: [DeskWatchPlan], watches: [DeskWatchPlan],
-                extraSources: [any DeskChangeSource] = [], clock: @escaping @Sendable () -> Instant,
+                threadWatches: [any DeskThreadWatch] = [], clock: @escaping @Sendable () -> Instant,
                 monotonic: any DeskClock = PollClock.continuous, log: @escaping DeskLog) {
         (changes, continuation) = AsyncStream.makeStream(of: DeskChange.self)
         self.environment = environment
         self.idle = idle
         self.watches = watches
-        self.extraSources = extraSources
+        self.threadWatches = threadWatches
         self.clock = clock
         self.monotonic = monotonic
         self.log = log
     }
 
-    /// Starts every source and returns, once each bus has attached its
+    /// Starts every watch and returns, once each bus has attached its
     /// watches (or after two seconds), what attached and what is absent.
     /// Absent services are attached when they appear; nothing here fails.
     public func start() -> DeskSummary {
@@ -89,18 +89,18 @@ public final class DeskMonitor: Sendable {
                 absent.append("\(bus) bus (\(BusMonitor.reason(error)))")
             }
         }
-        var sources: [any DeskChangeSource] = []
+        var watches: [any DeskThreadWatch] = []
         var started: [DeskSummary.Attached] = []
-        for source in extraSources {
+        for watch in threadWatches {
             do {
-                try source.start(yield: yield)
-                sources.append(source)
-                started.append(DeskSummary.Attached(reports: source.reports, source: source.name))
+                try watch.start(yield: yield)
+                watches.append(watch)
+                started.append(DeskSummary.Attached(reports: watch.reports, watch: watch.name))
             } catch {
-                absent.append("\(source.name) (\(BusMonitor.reason(error)))")
+                absent.append("\(watch.name) (\(BusMonitor.reason(error)))")
             }
         }
-        running.withLock { $0 = Running(monitors: monitors, sources: sources) }
+        running.withLock { $0 = Running(monitors: monitors, watches: watches) }
 
         let deadline = Latch<BusReport>.deadline(inMilliseconds: Self.startMilliseconds)
         var attached: [DeskSummary.Attached] = []
@@ -112,14 +112,14 @@ public final class DeskMonitor: Sendable {
             attached += report.attached
             absent += report.absent
         }
-        // The idle source first: which of them won is what a user checks.
+        // The idle watch first: which of them won is what a user checks.
         let idleFirst = attached.filter { $0.reports == "idle" } + attached.filter { $0.reports != "idle" }
         var once: [String] = []
         for text in absent where !once.contains(text) { once.append(text) }
         return DeskSummary(attached: idleFirst + started, absent: once)
     }
 
-    /// Stops every source and finishes ``changes``. The inhibitor a watch
+    /// Stops every watch and finishes ``changes``. The inhibitor a watch
     /// holds is released; one already handed out with a change is released
     /// by whoever holds the change, or when it is dropped.
     public func stop() {
@@ -130,7 +130,7 @@ public final class DeskMonitor: Sendable {
         // Both buses wind down at once: one wait, not one per bus.
         for monitor in stopping?.monitors ?? [] { monitor.requestStop() }
         for monitor in stopping?.monitors ?? [] { monitor.stop() }
-        for source in stopping?.sources ?? [] { source.stop() }
+        for watch in stopping?.watches ?? [] { watch.stop() }
         continuation.finish()
     }
 

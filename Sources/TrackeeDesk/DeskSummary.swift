@@ -2,20 +2,20 @@
 /// line `trackee run` logs:
 /// `desk: idle from logind, lock and sleep from logind, power from UPower; absent: NetworkManager (not on the system bus)`.
 public struct DeskSummary: Sendable, Equatable, CustomStringConvertible {
-    /// A source that attached, and what it gives.
+    /// A watch that attached, and what it gives.
     public struct Attached: Sendable, Equatable {
         public var reports: String
-        public var source: String
+        public var watch: String
 
-        public init(reports: String, source: String) {
+        public init(reports: String, watch: String) {
             self.reports = reports
-            self.source = source
+            self.watch = watch
         }
     }
 
-    /// In the order attached; the idle source is named first.
+    /// In the order attached; the idle watch is named first.
     public var attached: [Attached]
-    /// Each absent source or bus with why, such as `UPower (not on the system bus)`.
+    /// Each absent watch or bus with why, such as `UPower (not on the system bus)`.
     public var absent: [String]
 
     public init(attached: [Attached], absent: [String]) {
@@ -30,20 +30,20 @@ public struct DeskSummary: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `idle from logind, lock and sleep from logind, power from UPower`:
-    /// idle on its own (which of the three idle sources won matters), the
-    /// rest grouped by source.
+    /// idle on its own (which of the three idle watches won matters), the
+    /// rest grouped by watch.
     static func sentence(_ attached: [Attached]) -> String {
-        var groups: [(source: String, reports: [String])] = []
+        var groups: [(watch: String, reports: [String])] = []
         for item in attached {
             if item.reports != "idle", let index = groups.firstIndex(where: {
-                $0.source == item.source && !$0.reports.contains("idle")
+                $0.watch == item.watch && !$0.reports.contains("idle")
             }) {
                 groups[index].reports.append(item.reports)
             } else {
-                groups.append((item.source, [item.reports]))
+                groups.append((item.watch, [item.reports]))
             }
         }
-        return groups.map { "\(list($0.reports)) from \($0.source)" }.joined(separator: ", ")
+        return groups.map { "\(list($0.reports)) from \($0.watch)" }.joined(separator: ", ")
     }
 
     /// `a`, `a and b`, `a, b and c`.

@@ -5,7 +5,7 @@ public enum DeskBus: String, Sendable, CaseIterable {
     case session, system
 }
 
-/// One desk source on one D-Bus bus (logind's session, NetworkManager,
+/// One desk watch on one D-Bus bus (logind's session, NetworkManager,
 /// UPower, Mutter's idle monitor): the match rules it needs, the state it
 /// reads when it (re)connects, and how a signal changes that state.
 ///
@@ -22,7 +22,7 @@ public protocol DeskWatch {
     var serviceName: String { get }
     /// Adds its match rules and reads the current state. The first attach
     /// reports nothing (a state found at start is not an edge), except an
-    /// idleness under way whose source gives its start (logind's
+    /// idleness under way whose watch gives its start (logind's
     /// `IdleSinceHint`); a later one (after a reconnect) reports what
     /// changed meanwhile, at `now`. Throws when the service is not on the
     /// bus, or is not ready (the monitor tries again with a backoff).

@@ -6,7 +6,7 @@ public struct DeskWatchPlan: Sendable {
     /// `power`, `network`.
     public var reports: String
     public var bus: DeskBus
-    /// The well-known name whose presence decides, for the idle sources,
+    /// The well-known name whose presence decides, for the idle watches,
     /// which one is used.
     public var serviceName: String
     public var make: @Sendable () -> any DeskWatch

@@ -4,7 +4,7 @@ import TrackeeCore
 /// `IdleSinceHint`, which the desktop (or `systemd-logind`'s own
 /// `IdleAction` timer) keeps up to date.
 ///
-/// The last choice of the three idle sources, for desktops without Mutter
+/// The last choice of the three idle watches, for desktops without Mutter
 /// or a ScreenSaver service. `IdleSinceHint` is logind's own time of the
 /// edge (microseconds since the epoch), so an idleness found already under
 /// way at start is reported with it: its firing key is the same on every

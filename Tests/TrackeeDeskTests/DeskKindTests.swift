@@ -52,7 +52,7 @@ import TrackeeDesk
         #expect(plans.map(\.bus) == [.system, .system, .system, .system])
         #expect(plans.map(\.serviceName)
             == ["org.freedesktop.login1", "org.freedesktop.login1", "org.freedesktop.NetworkManager", "org.freedesktop.UPower"])
-        let sources = DeskKind.standardSources(log: { _, _ in })
+        let sources = DeskKind.standardThreadWatches(log: { _, _ in })
         #expect(sources.map(\.name) == ["udev"])
         #expect(sources.map(\.reports) == ["devices"])
     }

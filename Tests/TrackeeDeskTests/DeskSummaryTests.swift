@@ -7,9 +7,9 @@ struct DeskSummaryTests {
 
     @Test func idleStandsAloneAndTheRestAreGroupedBySource() {
         let summary = DeskSummary(attached: [
-            Attached(reports: "idle", source: "logind"), Attached(reports: "lock", source: "logind"),
-            Attached(reports: "power", source: "UPower"), Attached(reports: "sleep", source: "logind"),
-            Attached(reports: "network", source: "NetworkManager"), Attached(reports: "devices", source: "udev"),
+            Attached(reports: "idle", watch: "logind"), Attached(reports: "lock", watch: "logind"),
+            Attached(reports: "power", watch: "UPower"), Attached(reports: "sleep", watch: "logind"),
+            Attached(reports: "network", watch: "NetworkManager"), Attached(reports: "devices", watch: "udev"),
         ], absent: [])
         #expect(summary.description
             == "desk: idle from logind, lock and sleep from logind, power from UPower, network from NetworkManager, "
@@ -18,8 +18,8 @@ struct DeskSummaryTests {
 
     @Test func threeFromOneSourceAreListedWithCommas() {
         let summary = DeskSummary(attached: [
-            Attached(reports: "lock", source: "logind"), Attached(reports: "sleep", source: "logind"),
-            Attached(reports: "power", source: "logind"),
+            Attached(reports: "lock", watch: "logind"), Attached(reports: "sleep", watch: "logind"),
+            Attached(reports: "power", watch: "logind"),
         ], absent: ["UPower (not on the system bus)", "session bus (no address)"])
         #expect(summary.description
             == "desk: lock, sleep and power from logind; absent: UPower (not on the system bus), session bus (no address)")

@@ -6,9 +6,9 @@ import TrackeeDesk
 extension DeskBusSuites {
     /// Sources that are not D-Bus watches (udev's netlink monitor) run beside
     /// the buses: their changes join the stream and the start line names them.
-    struct DeskChangeSourceTests {
+    struct DeskThreadWatchTests {
         /// A source that reports one device when started and records its stop.
-        final class OneDevice: DeskChangeSource {
+        final class OneDevice: DeskThreadWatch {
             let name = "udev"
             let reports = "devices"
             let refusal: String?
@@ -27,8 +27,8 @@ extension DeskBusSuites {
             func stop() { stops.store(true, ordering: .relaxed) }
         }
 
-        func monitor(_ sources: [any DeskChangeSource]) -> DeskMonitor {
-            DeskMonitor(environment: [:], idle: [], watches: [], extraSources: sources, clock: { SystemMocks.now },
+        func monitor(_ sources: [any DeskThreadWatch]) -> DeskMonitor {
+            DeskMonitor(environment: [:], idle: [], watches: [], threadWatches: sources, clock: { SystemMocks.now },
                         log: { _, _ in })
         }
 

@@ -1,7 +1,7 @@
-/// A desk source that is not a D-Bus watch, such as udev's netlink
+/// A desk watch that is not a D-Bus watch, such as udev's netlink
 /// monitor: it runs on a thread of its own and hands each change to the
 /// desk monitor until stopped.
-public protocol DeskChangeSource: Sendable {
+public protocol DeskThreadWatch: Sendable {
     /// What the start line calls it: `udev`.
     var name: String { get }
     /// What it gives, for the start line: `devices`.

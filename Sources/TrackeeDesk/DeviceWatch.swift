@@ -1,10 +1,10 @@
 import Synchronization
 import TrackeeCore
 
-/// Devices as a desk source: the kernel's uevent socket, opened when the
+/// Devices as a desk watch: the kernel's uevent socket, opened when the
 /// desk starts (so a sandbox that refuses netlink makes the start line say
 /// `devices` is absent, and nothing else), read by a ``DeviceMonitor``.
-public final class DeviceSource: DeskChangeSource {
+public final class DeviceWatch: DeskThreadWatch {
     public let name = "udev"
     public let reports = "devices"
     private let open: @Sendable () throws(DeviceMonitorFailure) -> DeviceMonitor
