@@ -35,7 +35,7 @@ public struct Runner: Sendable {
     public let batchTraces: Bool
     private let traceLog = TraceLog()
 
-    /// The name of the watermark every timed source's evaluators share.
+    /// The name of the watermark every timed runtime's evaluators share.
     public static let timedWatermark = "timed"
     /// Its name when it covered schedules alone: a store from then keeps
     /// its watermark under it until the first pass moves it.
@@ -266,13 +266,13 @@ public struct Runner: Sendable {
         return report
     }
 
-    /// How far timed sources were evaluated, under the watermark's name or
-    /// the one it had before it covered every timed source.
+    /// How far timed runtimes were evaluated, under the watermark's name or
+    /// the one it had before it covered every timed runtime.
     public func timedWatermark() throws -> Instant? {
         try store.watermark(Runner.timedWatermark) ?? store.watermark(Runner.formerTimedWatermark)
     }
 
-    /// What timed sources may read of the store.
+    /// What timed runtimes may read of the store.
     public var state: TrackerState { TrackerState(store) }
 
     /// Fires what the schedule window `(from, now]` holds, leaving the

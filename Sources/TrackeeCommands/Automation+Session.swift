@@ -62,7 +62,7 @@ extension Session {
         try Store.catalog(at: StoreLocation.resolve(explicit: common.store, environment: environment).path)
     }
 
-    /// The store as timed sources read it (a `running_for` edge needs the
+    /// The store as timed runtimes read it (a `running_for` edge needs the
     /// running timer), when there is one.
     func existingStoreState() throws -> TrackerState {
         TrackerState(try existingStore())

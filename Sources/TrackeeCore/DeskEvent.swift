@@ -24,7 +24,7 @@ public struct DeskEvent: Sendable, Equatable {
     public static func == (a: DeskEvent, b: DeskEvent) -> Bool { a.report.isEqual(to: b.report) }
 }
 
-/// What one kind of desk source reports, and how an event line writes it.
+/// What one kind of desk watch reports, and how an event line writes it.
 public protocol DeskReport: Sendable, Equatable {
     /// The kind as event lines' `type` and rule files name it: `session`.
     static var kindName: String { get }

@@ -77,7 +77,7 @@ extension TriggerPayload where Self == IdleEdge {
     public static func idleEnded(since: Instant, duration: Int64) -> IdleEdge { .ended(since: since, duration: duration) }
 }
 
-/// What an idle source reports: the user went idle at `since` (reported
+/// What an idle watch reports: the user went idle at `since` (reported
 /// when the source noticed, which may be later: Mutter's watch fires after
 /// its interval), or is active again (`since` is when the idleness began,
 /// when the source knows it). The idle rules' events (``IdleEdge``) are

@@ -254,7 +254,7 @@ public actor DaemonCore {
         if let deadline = desk.nextDeadline, deadline < before ?? .init(seconds: .max) { alarm.ring() }
     }
 
-    /// How soon (milliseconds) an idle source that watches rather than
+    /// How soon (milliseconds) an idle watch that polls rather than
     /// reports since when must tell of idleness: the shortest idle length
     /// the rules name, and at most a minute (rules added by a reload with
     /// a shorter one see idleness reported up to that much late, and fire

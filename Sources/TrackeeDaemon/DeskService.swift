@@ -5,7 +5,7 @@ import TrackeeCore
 import TrackeeDesk
 
 /// Builds the desk's monitor once the rules are loaded: `idleInterval` is
-/// how soon (milliseconds) a watching idle source must report idleness for
+/// how soon (milliseconds) an idle watch that polls must report idleness for
 /// the shortest idle length the rules name.
 public typealias DeskMonitorMaker = @Sendable (_ idleInterval: Int, _ log: @escaping DeskLog) -> DeskMonitor
 
@@ -48,7 +48,7 @@ struct DeskService: Service {
 }
 
 extension Daemon {
-    /// The desk sources `trackee run` attaches: the D-Bus watches on the
+    /// The desk watches `trackee run` attaches: the D-Bus watches on the
     /// buses `environment` names (or the standard ones) and the kernel's
     /// device events; a change is stamped by `clocks`' wall clock, and the
     /// buses' threads wait on its sleep clock.

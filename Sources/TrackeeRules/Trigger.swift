@@ -26,7 +26,7 @@ public protocol RuleTrigger: Sendable {
     /// Whether `other` is the same trigger.
     func isEqual(to other: any RuleTrigger) -> Bool
     /// What `rules check` shows: `ahead` are the trigger's next occurrences
-    /// when it has a timed source that could be read (empty for a disabled
+    /// when it has a timed runtime that could be read (empty for a disabled
     /// rule), nil otherwise.
     func checkView(ahead: [TriggerEvent]?, enabled: Bool, zone: Zone) -> TriggerCheckView
 }
