@@ -143,7 +143,7 @@ let package = Package(
                 "TrackeeCore", "TrackeeStore", "TrackeeReplication", "TrackeeTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
+        .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeeImportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeImport"]),
         .testTarget(
             name: "TrackeeDaemonTests",
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "TrackeeAutomationTests",
             dependencies: [
-                "TrackeeCore", "TrackeeAutomation",
+                "TrackeeCore", "TrackeeAutomation", "TrackeeRules", "TrackeeStore", "TrackeeCalendar", "TrackeeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Its DeskRunTests run the built `trackee run` and read its store.

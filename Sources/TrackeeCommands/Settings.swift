@@ -1,6 +1,7 @@
 import Foundation
 import TrackeeAPI
 import TrackeeCore
+import TrackeeStore
 import Yams
 
 /// `$XDG_CONFIG_HOME/trackee/config.yaml`: optional user settings.

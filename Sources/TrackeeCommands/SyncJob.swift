@@ -78,13 +78,7 @@ struct SyncJob {
         for t in targets {
             let due = try store.duePushes(target: t.name, now: session.now, limit: Int.max)
             for item in due {
-                let action: String
-                switch item.operation {
-                case .delete: action = "delete"
-                case .put where item.remoteID != nil: action = "update"
-                case .put where item.createSent: action = "adopt or create"
-                case .put: action = "create"
-                }
+                let action = item.plannedAction
                 var row = ["target": t.name, "entry": "\(item.entryID)", "action": action]
                 if let e = item.entry {
                     row["start"] = session.zone.iso8601(e.start)
