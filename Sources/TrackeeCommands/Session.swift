@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackeeCore
+import TrackeeSettings
 import TrackeeStore
 
 /// What a command runs with: the clock, the zone, the settings, the store
@@ -33,7 +34,11 @@ struct Session {
         } else {
             now = SystemClock.now()
         }
-        settings = try Settings.load(environment: environment, zone: zone)
+        do {
+            settings = try Settings.load(environment: environment, zone: zone)
+        } catch let error as SettingsError {
+            throw CommandFailure.config(error.description)
+        }
         out = Output(environment: environment, json: common.json)
     }
 
