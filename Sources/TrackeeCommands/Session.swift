@@ -23,7 +23,7 @@ struct Session {
 
     init(_ common: CommonOptions) throws {
         self.common = common
-        environment = Session.processEnvironment()
+        environment = ProcessEnvironment.current()
         zone = Zone.local()
         if let fake = environment["TRACKEE_NOW"], !fake.isEmpty {
             do {
@@ -40,23 +40,6 @@ struct Session {
             throw CommandFailure.config(error.description)
         }
         out = Output(environment: environment, json: common.json)
-    }
-
-    /// The environment, read from `environ` directly; Foundation's
-    /// `ProcessInfo.environment` builds the same dictionary at several
-    /// times the cost. The first of two equal names wins, as with getenv.
-    static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let eq = text.firstIndex(of: "=") {
-                let name = String(text[..<eq])
-                if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
-            }
-            entry += 1
-        }
-        return result
     }
 
     func openStore() throws -> Store {

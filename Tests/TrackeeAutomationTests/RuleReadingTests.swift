@@ -150,3 +150,30 @@ private let oddCalendar = """
         #expect(asked == 1)
     }
 }
+
+@Suite struct UntimedKindsTests {
+    @Test func theEnabledRulesDeskKindsEachOnceInTheirOrder() {
+        let automation = Automation.load([RuleFile(path: "rules.yaml", text: """
+            rules:
+              - id: nine
+                when: {at: "09:00"}
+                do: [stop]
+              - id: desk
+                when:
+                  - session: locked
+                  - idle: {for: 10m}
+                  - session: unlocked
+                do: [stop]
+              - id: off
+                enabled: false
+                when: {sleep: shutdown}
+                do: [stop]
+              - id: more
+                when: [{power: ac}, {idle: ended}, {device: {usb: "17EF:30B4"}}]
+                do: [stop]
+            """)]).automation
+        #expect(automation.untimedKinds == ["session", "idle", "power", "device"])
+        let timed = Automation.load([RuleFile(path: "r.yaml", text: "rules: [{id: s, when: {at: \"09:00\"}, do: [stop]}]")])
+        #expect(timed.automation.untimedKinds == [])
+    }
+}
