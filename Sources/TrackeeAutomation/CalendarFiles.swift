@@ -45,19 +45,14 @@ public enum CalendarFiles {
     /// are counted.
     public static let shownWarnings = 10
 
-    /// Why ``named(_:among:zone:environment:)`` found no calendar: one
-    /// sentence, naming the file and line where the calendar is wrong.
-    public struct LookupFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The calendar `name` names, as `trackee calendar list` takes it: one
     /// of `defined` (the rules' calendars) by its name, else the path of an
     /// .ics file or a vdir folder. A word that is neither a file nor a
     /// calendar of the rules (no `/` in it) is refused naming the rules'
-    /// calendars; anything else wrong, with the calendar's own error.
+    /// calendars; anything else wrong, with the calendar's own error (its
+    /// file and line).
     public static func named(_ name: String, among defined: [TrackeeRules.CalendarSource], zone: Zone,
-                             environment: [String: String]) throws(LookupFailure) -> EventCalendar {
+                             environment: [String: String]) throws(Refusal) -> EventCalendar {
         let source = defined.first { $0.name == name }
         let path = source.map { XDGDirectories.expandingHome($0.path, environment: environment) } ?? name
         do {
@@ -65,11 +60,11 @@ public enum CalendarFiles {
         } catch {
             if source == nil && error.line == 0 && !name.contains("/") {
                 let names = defined.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw LookupFailure(
-                    description: "\(name): no such calendar file or folder, and no calendar of that name in the rules"
+                throw Refusal(
+                    "\(name): no such calendar file or folder, and no calendar of that name in the rules"
                         + (names.isEmpty ? "" : " (calendars: \(names))"))
             }
-            throw LookupFailure(description: "\(error)")
+            throw Refusal("\(error)")
         }
     }
 }

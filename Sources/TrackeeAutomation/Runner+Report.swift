@@ -54,7 +54,7 @@ extension Runner.Report {
 
 /// A firing as JSON (`tick`, `focus set`, `simulate`); a simulated one
 /// also says what its notify and run actions would have done.
-public struct FiringView: Encodable, Sendable, Equatable {
+public struct FiringView: Encodable, Sendable {
     public var rule: String
     public var key: String
     public var time: String

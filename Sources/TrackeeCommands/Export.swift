@@ -67,13 +67,13 @@ extension Trackee {
                 if let durationFormat { options.durationFormat = durationFormat }
                 let store = try session.openStore(person: person)
                 let sink: ExportFile
-                do { sink = try ExportFile(path: output) } catch { throw CommandFailure.refused("\(error)") }
+                do throws(Refusal) { sink = try ExportFile(path: output) } catch { throw CommandFailure.refused(error.message) }
                 do {
                     try write(store: store, from: from, to: to, options: options, zone: session.zone, sink: sink)
                     try sink.finish()
                 } catch {
                     sink.abandon()
-                    throw (error as? ExportFile.Failure).map { CommandFailure.refused($0.description) } ?? error
+                    throw (error as? Refusal).map { CommandFailure.refused($0.message) } ?? error
                 }
             }
         }

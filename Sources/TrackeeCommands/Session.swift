@@ -36,8 +36,8 @@ struct Session {
         }
         do {
             settings = try Settings.load(environment: environment, zone: zone)
-        } catch let error as SettingsError {
-            throw CommandFailure.config(error.description)
+        } catch let refusal as Refusal {
+            throw CommandFailure.config(refusal.message)
         }
         out = Output(environment: environment, json: common.json)
     }

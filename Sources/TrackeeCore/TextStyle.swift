@@ -3,7 +3,7 @@
 ///
 ///     TextStyle(color: true).bold("Docs")   // "\u{1B}[1mDocs\u{1B}[0m"
 ///     TextStyle(color: false).bold("Docs")  // "Docs"
-public struct TextStyle: Sendable, Equatable {
+public struct TextStyle: Sendable {
     public let color: Bool
 
     public init(color: Bool) {

@@ -27,7 +27,7 @@ import Yams
 ///     create_missing: true    # create missing projects and clients there
 ///     url: https://api.clockify.me/api/v1   # the API's base URL
 /// ```
-public struct Settings: Sendable, Equatable {
+public struct Settings: Sendable {
     public var weekStart: Weekday = .monday
     /// What a project name that does not exist does.
     public var createProjects: CreateProjects = .ask
@@ -51,13 +51,13 @@ public struct Settings: Sendable, Equatable {
         return XDGDirectories.config(environment: environment) + "/config.yaml"
     }
 
-    /// Reads the settings file if there is one. A mistake in it is an error
-    /// naming the file, line and key, never silently ignored.
+    /// Reads the settings file if there is one. A mistake in it is a
+    /// ``Refusal`` naming the file, line and key, never silently ignored.
     public static func load(environment: [String: String], zone: Zone) throws -> Settings {
         let path = path(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SettingsError("\(path): cannot be read")
+            throw Refusal("\(path): cannot be read")
         }
         return try parse(String(decoding: data, as: UTF8.self), file: path, zone: zone, environment: environment)
     }
@@ -75,11 +75,11 @@ public struct Settings: Sendable, Equatable {
         } catch let error as YamlError {
             let oneLine = "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && $0 != "^" }.joined(separator: " ")
-            throw SettingsError("\(file): not valid YAML: \(oneLine)")
+            throw Refusal("\(file): not valid YAML: \(oneLine)")
         }
         guard let root else { return settings }
         guard let top = root.mapping else {
-            throw SettingsError("\(file):\(line(root)): the settings must be a mapping of keys to values")
+            throw Refusal("\(file):\(line(root)): the settings must be a mapping of keys to values")
         }
         for (keyNode, value) in top {
             let key = keyNode.string ?? ""
@@ -122,7 +122,7 @@ public struct Settings: Sendable, Equatable {
                         }
                         settings.export.durationFormat = f
                     default:
-                        throw SettingsError("\(file):\(line(k)): unknown key export.\(sub); known keys are email, date_format, time_format, duration_format")
+                        throw Refusal("\(file):\(line(k)): unknown key export.\(sub); known keys are email, date_format, time_format, duration_format")
                     }
                 }
             case "location":
@@ -131,7 +131,7 @@ public struct Settings: Sendable, Equatable {
                 }
                 for (k, v) in location {
                     guard k.string == "default_accuracy" else {
-                        throw SettingsError("\(file):\(line(k)): unknown key location.\(k.string ?? ""); the known key is default_accuracy")
+                        throw Refusal("\(file):\(line(k)): unknown key location.\(k.string ?? ""); the known key is default_accuracy")
                     }
                     guard let meters = v.float, meters.isFinite, meters > 0 else {
                         throw bad(file, v, "location.default_accuracy", "a number of meters above 0")
@@ -156,7 +156,7 @@ public struct Settings: Sendable, Equatable {
             case "hub":
                 settings.hub = try HubSetting.parse(value, file: file, line: line(keyNode), environment: environment)
             default:
-                throw SettingsError("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http and hub")
+                throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http and hub")
             }
         }
         return settings
@@ -168,9 +168,9 @@ public struct Settings: Sendable, Equatable {
         "one of " + values.joined(separator: ", ")
     }
 
-    static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> SettingsError {
+    static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> Refusal {
         let shown = node.string.map { "\"\($0)\"" } ?? "this value"
-        return SettingsError("\(file):\(line(node)): \(key) is \(shown); expected \(expected)")
+        return Refusal("\(file):\(line(node)): \(key) is \(shown); expected \(expected)")
     }
 }
 

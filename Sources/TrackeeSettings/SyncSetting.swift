@@ -9,9 +9,9 @@ import Yams
 /// The token itself is never in the settings file: `token_file` names a
 /// file only its owner can read, `token_env` an environment variable. It
 /// is read only by the commands that talk to the service.
-public struct SyncSetting: Sendable, Equatable {
+public struct SyncSetting: Sendable {
     public enum Service: String, Sendable, CaseIterable { case clockify, toggl }
-    public enum Token: Sendable, Equatable {
+    public enum Token: Sendable {
         case file(String)
         case environment(String)
     }
@@ -62,7 +62,7 @@ public struct SyncSetting: Sendable, Equatable {
     static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> SyncSetting {
         let at = Settings.line(node)
         guard !name.trimmingWhitespace().isEmpty else {
-            throw SettingsError("\(file):\(at): a sync target needs a name")
+            throw Refusal("\(file):\(at): a sync target needs a name")
         }
         guard let fields = node.mapping else {
             throw Settings.bad(file, node, "sync.\(name)", "a mapping with " + keys.joined(separator: ", "))
@@ -89,7 +89,7 @@ public struct SyncSetting: Sendable, Equatable {
                 workspace = w
             case "token_file", "token_env":
                 guard token == nil else {
-                    throw SettingsError("\(file):\(Settings.line(keyNode)): \(path): give token_file or token_env, not both")
+                    throw Refusal("\(file):\(Settings.line(keyNode)): \(path): give token_file or token_env, not both")
                 }
                 guard value.scalar != nil, let text = value.string, !text.isEmpty else {
                     throw Settings.bad(file, value, path, key == "token_file" ? "a file path" : "an environment variable's name")
@@ -133,12 +133,12 @@ public struct SyncSetting: Sendable, Equatable {
                 }
                 setting.url = text.hasSuffix("/") ? String(text.dropLast()) : text
             default:
-                throw SettingsError("\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are "
+                throw Refusal("\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are "
                                             + keys.joined(separator: ", "))
             }
         }
-        func missing(_ what: String) -> SettingsError {
-            SettingsError("\(file):\(at): sync.\(name) has no \(what)")
+        func missing(_ what: String) -> Refusal {
+            Refusal("\(file):\(at): sync.\(name) has no \(what)")
         }
         guard let service else { throw missing("service (clockify or toggl)") }
         guard let workspace else { throw missing("workspace (its name or id)") }
@@ -163,13 +163,13 @@ public struct SyncSetting: Sendable, Equatable {
     static func checkSecretFile(_ path: String, at place: String, kind: String, fill: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw SettingsError("\(place): the \(kind) file does not exist; \(fill) and run chmod 600 on it")
+            throw Refusal("\(place): the \(kind) file does not exist; \(fill) and run chmod 600 on it")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw SettingsError("\(place): the \(kind) file is not a regular file")
+            throw Refusal("\(place): the \(kind) file is not a regular file")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw SettingsError("\(place): the \(kind) file can be read by other users; run chmod 600 \(path)")
+            throw Refusal("\(place): the \(kind) file can be read by other users; run chmod 600 \(path)")
         }
     }
 

@@ -84,26 +84,21 @@ private let oddCalendar = """
     @Test func aNameThatIsNeitherSaysWhichCalendarsTheRulesHave() throws {
         let folder = try TemporaryDirectory("trackee-rules-")
         let defined = [CalendarSource(name: "work", path: "/nowhere/work.ics"), CalendarSource(name: "home", path: "h.ics")]
-        #expect(throws: CalendarFiles.LookupFailure(description:
-            #"wrok: no such calendar file or folder, and no calendar of that name in the rules (calendars: "work", "home")"#)) {
-            try CalendarFiles.named("wrok", among: defined, zone: utc, environment: [:])
+        func refusal(_ name: String, among defined: [CalendarSource], environment: [String: String] = [:]) -> String? {
+            let error = #expect(throws: Refusal.self) {
+                try CalendarFiles.named(name, among: defined, zone: utc, environment: environment)
+            }
+            return error?.message
         }
-        #expect(throws: CalendarFiles.LookupFailure(description:
-            "wrok: no such calendar file or folder, and no calendar of that name in the rules")) {
-            try CalendarFiles.named("wrok", among: [], zone: utc, environment: [:])
-        }
+        #expect(refusal("wrok", among: defined)
+                    == #"wrok: no such calendar file or folder, and no calendar of that name in the rules (calendars: "work", "home")"#)
+        #expect(refusal("wrok", among: []) == "wrok: no such calendar file or folder, and no calendar of that name in the rules")
         // A path, or a calendar of the rules, says what is wrong with it.
-        #expect(throws: CalendarFiles.LookupFailure(description: "\(folder.path)/x.ics: no such calendar file or folder")) {
-            try CalendarFiles.named("\(folder.path)/x.ics", among: defined, zone: utc, environment: [:])
-        }
-        #expect(throws: CalendarFiles.LookupFailure(description: "/nowhere/work.ics: no such calendar file or folder")) {
-            try CalendarFiles.named("work", among: defined, zone: utc, environment: [:])
-        }
+        #expect(refusal("\(folder.path)/x.ics", among: defined) == "\(folder.path)/x.ics: no such calendar file or folder")
+        #expect(refusal("work", among: defined) == "/nowhere/work.ics: no such calendar file or folder")
         // `~` in the rules' path is the home folder.
-        #expect(throws: CalendarFiles.LookupFailure(description: "/home/ana/h.ics: no such calendar file or folder")) {
-            try CalendarFiles.named("home", among: [CalendarSource(name: "home", path: "~/h.ics")], zone: utc,
-                                    environment: ["HOME": "/home/ana"])
-        }
+        #expect(refusal("home", among: [CalendarSource(name: "home", path: "~/h.ics")], environment: ["HOME": "/home/ana"])
+                    == "/home/ana/h.ics: no such calendar file or folder")
     }
 }
 

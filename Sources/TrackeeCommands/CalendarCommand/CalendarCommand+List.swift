@@ -74,10 +74,10 @@ extension Trackee.CalendarCommand {
         /// A calendar named in the rules, else a path (``CalendarFiles/named(_:among:zone:environment:)``).
         private func load(_ session: Session) throws -> EventCalendar {
             let defined = session.loadRules(rules.paths, calendars: false).automation.ruleSet.calendars
-            do {
+            do throws(Refusal) {
                 return try CalendarFiles.named(calendar, among: defined, zone: session.zone, environment: session.environment)
             } catch {
-                throw CommandFailure.config("\(error)")
+                throw CommandFailure.config(error.message)
             }
         }
 

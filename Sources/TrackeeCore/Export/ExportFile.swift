@@ -6,21 +6,16 @@ import Musl
 
 /// Where an export goes: standard output, or a file written beside its
 /// final name (`NAME.tmp-PID`) and renamed into place by ``finish()``, so a
-/// failed export never leaves half a file.
+/// failed export never leaves half a file. What fails is a ``Refusal``
+/// naming the file and the system's reason.
 public final class ExportFile {
-    /// Why the export could not be written: one sentence naming the file
-    /// and the system's reason.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public var description: String
-    }
-
     private let fd: Int32
     private let path: String?
     private let temporary: String?
 
     /// Standard output for nil or `-`; else opens the temporary file
     /// beside `path`.
-    public init(path: String?) throws(Failure) {
+    public init(path: String?) throws(Refusal) {
         guard let path, path != "-" else {
             fd = 1
             self.path = nil
@@ -30,7 +25,7 @@ public final class ExportFile {
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw Refusal("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         self.fd = fd
         self.path = path
@@ -38,7 +33,7 @@ public final class ExportFile {
     }
 
     /// Writes all of `text`, retrying after signals.
-    public func write(_ text: String) throws(Failure) {
+    public func write(_ text: String) throws(Refusal) {
         var text = text
         let failed: Int32? = text.withUTF8 { buf in
             var offset = 0
@@ -53,18 +48,18 @@ public final class ExportFile {
             return nil
         }
         if let failed {
-            throw Failure(description: "cannot write \(path ?? "standard output"): \(String(cString: strerror(failed)))")
+            throw Refusal("cannot write \(path ?? "standard output"): \(String(cString: strerror(failed)))")
         }
     }
 
     /// Makes the file durable and puts it in place of `path`; on failure
     /// the temporary file is removed. Nothing to do for standard output.
-    public func finish() throws(Failure) {
+    public func finish() throws(Refusal) {
         guard let path, let temporary else { return }
         if fsync(fd) != 0 || close(fd) != 0 || rename(temporary, path) != 0 {
             let message = String(cString: strerror(errno))
             unlink(temporary)
-            throw Failure(description: "cannot write \(path): \(message)")
+            throw Refusal("cannot write \(path): \(message)")
         }
     }
 
