@@ -1,5 +1,6 @@
 import Foundation
 import TrackeeCore
+import TrackeeSettings
 import TrackeeStore
 
 /// `trackee sync` and `sync check` hand their work to `trackee-sync`, which
@@ -11,18 +12,7 @@ struct SyncJob {
         let pinned = session.environment["TRACKEE_NOW"].map { !$0.isEmpty } ?? false
         spec = SyncJobSpec(
             command: command, store: store.path, now: pinned ? session.now.seconds : nil, json: session.out.json,
-            targets: targets.map { t in
-                var file: String?
-                var variable: String?
-                switch t.token {
-                case .file(let path): file = path
-                case .environment(let name): variable = name
-                }
-                return SyncJobSpec.Target(name: t.name, service: t.service.rawValue, workspace: t.workspace, url: t.url,
-                                          tokenFile: file, tokenEnv: variable, projects: t.projects,
-                                          createMissing: t.createMissing, requestsPerHour: t.hourlyQuota,
-                                          origin: "\(t.file):\(t.line)")
-            })
+            targets: targets.map(\.jobTarget))
     }
 
     /// The targets `name` picks (all when nil), or an error naming those
@@ -78,13 +68,7 @@ struct SyncJob {
         for t in targets {
             let due = try store.duePushes(target: t.name, now: session.now, limit: Int.max)
             for item in due {
-                let action: String
-                switch item.operation {
-                case .delete: action = "delete"
-                case .put where item.remoteID != nil: action = "update"
-                case .put where item.createSent: action = "adopt or create"
-                case .put: action = "create"
-                }
+                let action = item.plannedAction
                 var row = ["target": t.name, "entry": "\(item.entryID)", "action": action]
                 if let e = item.entry {
                     row["start"] = session.zone.iso8601(e.start)

@@ -1,4 +1,5 @@
 import TrackeeCore
+import TrackeeSettings
 import TrackeeStore
 
 extension Trackee.Sync {

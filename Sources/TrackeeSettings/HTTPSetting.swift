@@ -42,7 +42,7 @@ enum HTTPSetting {
                     http.trustedProxies.append(address.text)
                 }
             case "tls":
-                throw CommandFailure.config(
+                throw Refusal(
                     "\(file):\(Settings.line(keyNode)): http.tls: trackee serves plain HTTP only; "
                         + "for TLS, listen on loopback behind a reverse proxy (recipes/http/nginx, recipes/http/caddy)")
             case "max_connections", "rate_limit", "heartbeat":
@@ -56,12 +56,12 @@ enum HTTPSetting {
                 default: http.heartbeat = number
                 }
             default:
-                throw CommandFailure.config(
+                throw Refusal(
                     "\(file):\(Settings.line(keyNode)): unknown key http.\(key); known keys are \(keys.joined(separator: ", "))")
             }
         }
         if !http.isLoopback && !http.insecurePlaintext {
-            throw CommandFailure.config(
+            throw Refusal(
                 "\(file):\(Settings.line(node)): http.listen is \(http.host), beyond loopback, in plain HTTP; "
                     + "listen on loopback behind a TLS reverse proxy (recipes/http), or set insecure_plaintext: true")
         }

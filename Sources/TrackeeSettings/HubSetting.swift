@@ -31,7 +31,7 @@ enum HubSetting {
                 hub.user = text
             case "password_file", "password_env":
                 guard hub.password == .none else {
-                    throw CommandFailure.config(
+                    throw Refusal(
                         "\(file):\(Settings.line(keyNode)): \(path): give password_file or password_env, not both")
                 }
                 guard value.scalar != nil, let text = value.string, !text.isEmpty else {
@@ -62,18 +62,18 @@ enum HubSetting {
                 }
                 hub.syncDevice = text
             default:
-                throw CommandFailure.config(
+                throw Refusal(
                     "\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are \(keys.joined(separator: ", "))")
             }
         }
         guard let url else {
-            throw CommandFailure.config("\(file):\(at): hub has no url (a PostgreSQL URL such as postgresql://hub.example.org/trackee)")
+            throw Refusal("\(file):\(at): hub has no url (a PostgreSQL URL such as postgresql://hub.example.org/trackee)")
         }
         hub.url = url
         if hub.device.isEmpty {
             let host = hostName().split(separator: ".").first.map(String.init) ?? ""
             guard HubSettings.isValidDevice(host) else {
-                throw CommandFailure.config(
+                throw Refusal(
                     "\(file):\(at): hub has no device, and the host name \"\(host)\" cannot be one; give hub.device")
             }
             hub.device = host

@@ -9,30 +9,30 @@ import Yams
 /// The token itself is never in the settings file: `token_file` names a
 /// file only its owner can read, `token_env` an environment variable. It
 /// is read only by the commands that talk to the service.
-struct SyncSetting: Equatable {
-    enum Service: String, CaseIterable { case clockify, toggl }
-    enum Token: Equatable {
+public struct SyncSetting: Sendable {
+    public enum Service: String, Sendable, CaseIterable { case clockify, toggl }
+    public enum Token: Sendable {
         case file(String)
         case environment(String)
     }
 
-    var name: String
-    var service: Service
-    var workspace: String
-    var token: Token
-    var since: Instant
+    public var name: String
+    public var service: Service
+    public var workspace: String
+    public var token: Token
+    public var since: Instant
     /// Local project name to the service's.
-    var projects: [String: String] = [:]
-    var createMissing = false
-    var url: String?
+    public var projects: [String: String] = [:]
+    public var createMissing = false
+    public var url: String?
     /// `requests_per_hour:`, the quota pushes keep under; nil: the default.
-    var requestsPerHour: Int?
+    public var requestsPerHour: Int?
     /// Where it is written, for errors found later (a token file that is
     /// missing or readable by others).
-    var file: String
-    var line: Int
+    public var file: String
+    public var line: Int
 
-    var record: SyncTargetRecord { SyncTargetRecord(name: name, service: service.rawValue, since: since) }
+    public var record: SyncTargetRecord { SyncTargetRecord(name: name, service: service.rawValue, since: since) }
 
     static let keys = ["service", "workspace", "token_file", "token_env", "since", "projects", "create_missing", "url",
                        "requests_per_hour"]
@@ -40,15 +40,29 @@ struct SyncSetting: Equatable {
     /// Both services' Free plans allow 30 requests an hour (Toggl Track's
     /// workspace quota, Clockify's for a new Free workspace); a paid plan
     /// allows more, which `requests_per_hour:` states.
-    static let defaultRequestsPerHour = 30
+    public static let defaultRequestsPerHour = 30
 
     /// The hourly quota pushes keep under.
-    var hourlyQuota: Int { requestsPerHour ?? Self.defaultRequestsPerHour }
+    public var hourlyQuota: Int { requestsPerHour ?? Self.defaultRequestsPerHour }
+
+    /// The target as `trackee-sync` takes it: the token's file or
+    /// variable (never the token), the quota, and where it is written.
+    public var jobTarget: SyncJobSpec.Target {
+        var tokenFile: String?
+        var tokenEnv: String?
+        switch token {
+        case .file(let path): tokenFile = path
+        case .environment(let name): tokenEnv = name
+        }
+        return SyncJobSpec.Target(name: name, service: service.rawValue, workspace: workspace, url: url,
+                                  tokenFile: tokenFile, tokenEnv: tokenEnv, projects: projects,
+                                  createMissing: createMissing, requestsPerHour: hourlyQuota, origin: "\(file):\(line)")
+    }
 
     static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> SyncSetting {
         let at = Settings.line(node)
         guard !name.trimmingWhitespace().isEmpty else {
-            throw CommandFailure.config("\(file):\(at): a sync target needs a name")
+            throw Refusal("\(file):\(at): a sync target needs a name")
         }
         guard let fields = node.mapping else {
             throw Settings.bad(file, node, "sync.\(name)", "a mapping with " + keys.joined(separator: ", "))
@@ -75,7 +89,7 @@ struct SyncSetting: Equatable {
                 workspace = w
             case "token_file", "token_env":
                 guard token == nil else {
-                    throw CommandFailure.config("\(file):\(Settings.line(keyNode)): \(path): give token_file or token_env, not both")
+                    throw Refusal("\(file):\(Settings.line(keyNode)): \(path): give token_file or token_env, not both")
                 }
                 guard value.scalar != nil, let text = value.string, !text.isEmpty else {
                     throw Settings.bad(file, value, path, key == "token_file" ? "a file path" : "an environment variable's name")
@@ -119,12 +133,12 @@ struct SyncSetting: Equatable {
                 }
                 setting.url = text.hasSuffix("/") ? String(text.dropLast()) : text
             default:
-                throw CommandFailure.config("\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are "
+                throw Refusal("\(file):\(Settings.line(keyNode)): unknown key \(path); known keys are "
                                             + keys.joined(separator: ", "))
             }
         }
-        func missing(_ what: String) -> CommandFailure {
-            CommandFailure.config("\(file):\(at): sync.\(name) has no \(what)")
+        func missing(_ what: String) -> Refusal {
+            Refusal("\(file):\(at): sync.\(name) has no \(what)")
         }
         guard let service else { throw missing("service (clockify or toggl)") }
         guard let workspace else { throw missing("workspace (its name or id)") }
@@ -149,13 +163,13 @@ struct SyncSetting: Equatable {
     static func checkSecretFile(_ path: String, at place: String, kind: String, fill: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw CommandFailure.config("\(place): the \(kind) file does not exist; \(fill) and run chmod 600 on it")
+            throw Refusal("\(place): the \(kind) file does not exist; \(fill) and run chmod 600 on it")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CommandFailure.config("\(place): the \(kind) file is not a regular file")
+            throw Refusal("\(place): the \(kind) file is not a regular file")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw CommandFailure.config("\(place): the \(kind) file can be read by other users; run chmod 600 \(path)")
+            throw Refusal("\(place): the \(kind) file can be read by other users; run chmod 600 \(path)")
         }
     }
 

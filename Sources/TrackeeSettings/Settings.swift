@@ -1,6 +1,7 @@
 import Foundation
 import TrackeeAPI
 import TrackeeCore
+import TrackeeStore
 import Yams
 
 /// `$XDG_CONFIG_HOME/trackee/config.yaml`: optional user settings.
@@ -26,39 +27,42 @@ import Yams
 ///     create_missing: true    # create missing projects and clients there
 ///     url: https://api.clockify.me/api/v1   # the API's base URL
 /// ```
-struct Settings {
-    var weekStart: Weekday = .monday
+public struct Settings: Sendable {
+    public var weekStart: Weekday = .monday
     /// What a project name that does not exist does.
-    var createProjects: CreateProjects = .ask
-    var export = ExportOptions()
+    public var createProjects: CreateProjects = .ask
+    public var export = ExportOptions()
     /// Meters a fix without accuracy information counts as.
-    var defaultAccuracy = 25.0
+    public var defaultAccuracy = 25.0
     /// Services to keep up to date, in file order.
-    var sync: [SyncSetting] = []
+    public var sync: [SyncSetting] = []
     /// How many traces `rules why` keeps per rule.
-    var traces = RuleTrace.defaultKept
+    public var traces = RuleTrace.defaultKept
     /// The HTTP API's settings; nil: the server is off.
-    var http: HTTPSettings?
+    public var http: HTTPSettings?
     /// The `hub:` section; nil: no replication.
-    var hub: HubSettings?
+    public var hub: HubSettings?
 
-    static func path(environment: [String: String]) -> String {
+    /// The settings without a file: every key's default.
+    public init() {}
+
+    public static func path(environment: [String: String]) -> String {
         if let explicit = environment["TRACKEE_CONFIG"], !explicit.isEmpty { return explicit }
         return XDGDirectories.config(environment: environment) + "/config.yaml"
     }
 
-    /// Reads the settings file if there is one. A mistake in it is an error
-    /// naming the file, line and key, never silently ignored.
-    static func load(environment: [String: String], zone: Zone) throws -> Settings {
+    /// Reads the settings file if there is one. A mistake in it is a
+    /// ``Refusal`` naming the file, line and key, never silently ignored.
+    public static func load(environment: [String: String], zone: Zone) throws -> Settings {
         let path = path(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure.config("\(path): cannot be read")
+            throw Refusal("\(path): cannot be read")
         }
         return try parse(String(decoding: data, as: UTF8.self), file: path, zone: zone, environment: environment)
     }
 
-    static func parse(_ text: String, file: String, zone: Zone, environment: [String: String]) throws -> Settings {
+    public static func parse(_ text: String, file: String, zone: Zone, environment: [String: String]) throws -> Settings {
         var settings = Settings()
         let root: Node?
         do {
@@ -71,11 +75,11 @@ struct Settings {
         } catch let error as YamlError {
             let oneLine = "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && $0 != "^" }.joined(separator: " ")
-            throw CommandFailure.config("\(file): not valid YAML: \(oneLine)")
+            throw Refusal("\(file): not valid YAML: \(oneLine)")
         }
         guard let root else { return settings }
         guard let top = root.mapping else {
-            throw CommandFailure.config("\(file):\(line(root)): the settings must be a mapping of keys to values")
+            throw Refusal("\(file):\(line(root)): the settings must be a mapping of keys to values")
         }
         for (keyNode, value) in top {
             let key = keyNode.string ?? ""
@@ -118,7 +122,7 @@ struct Settings {
                         }
                         settings.export.durationFormat = f
                     default:
-                        throw CommandFailure.config("\(file):\(line(k)): unknown key export.\(sub); known keys are email, date_format, time_format, duration_format")
+                        throw Refusal("\(file):\(line(k)): unknown key export.\(sub); known keys are email, date_format, time_format, duration_format")
                     }
                 }
             case "location":
@@ -127,7 +131,7 @@ struct Settings {
                 }
                 for (k, v) in location {
                     guard k.string == "default_accuracy" else {
-                        throw CommandFailure.config("\(file):\(line(k)): unknown key location.\(k.string ?? ""); the known key is default_accuracy")
+                        throw Refusal("\(file):\(line(k)): unknown key location.\(k.string ?? ""); the known key is default_accuracy")
                     }
                     guard let meters = v.float, meters.isFinite, meters > 0 else {
                         throw bad(file, v, "location.default_accuracy", "a number of meters above 0")
@@ -152,7 +156,7 @@ struct Settings {
             case "hub":
                 settings.hub = try HubSetting.parse(value, file: file, line: line(keyNode), environment: environment)
             default:
-                throw CommandFailure.config("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http and hub")
+                throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http and hub")
             }
         }
         return settings
@@ -164,9 +168,9 @@ struct Settings {
         "one of " + values.joined(separator: ", ")
     }
 
-    static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> CommandFailure {
+    static func bad(_ file: String, _ node: Node, _ key: String, _ expected: String) -> Refusal {
         let shown = node.string.map { "\"\($0)\"" } ?? "this value"
-        return CommandFailure.config("\(file):\(line(node)): \(key) is \(shown); expected \(expected)")
+        return Refusal("\(file):\(line(node)): \(key) is \(shown); expected \(expected)")
     }
 }
 
