@@ -34,8 +34,8 @@ let package = Package(
         // dynamically linked executable that `trackee sync` runs, so the
         // static `trackee` carries none of it.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "TrackeeSync", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
-        .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync"]),
+        .target(name: "TrackeePush", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
+        .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush"]),
         // The desk's system sources: libdbus-1, linked into `trackee` (the
         // static libdbus-1.a; BENCHMARKS.md has its start-up cost).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
@@ -190,7 +190,7 @@ let package = Package(
             name: "TrackeeStoreTests",
             dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TrackeeSettingsTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeSettings", "TrackeeTestSupport"]),
-        .testTarget(name: "TrackeeSyncTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync", "TrackeeTestSupport"]),
+        .testTarget(name: "TrackeePushTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush", "TrackeeTestSupport"]),
         // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
         // under keyed requests, fuzzed requests; the built `trackee run`
         // against Python clients (Clients/).

@@ -48,7 +48,7 @@ struct Session {
         // knows: it learns the settings' before any entry is written.
         // Without a sync: section nothing is read (targets a store still
         // has are dropped by the sync commands).
-        if !settings.sync.isEmpty { try store.registerSyncTargets(settings.sync.map(\.record)) }
+        if !settings.sync.isEmpty { try store.registerPushTargets(settings.sync.map(\.record)) }
         return store
     }
 

@@ -39,7 +39,7 @@ enum HubSetting {
                 }
                 if key == "password_file" {
                     let expanded = XDGDirectories.expandingHome(text, environment: environment)
-                    try SyncSetting.checkSecretFile(
+                    try PushSetting.checkSecretFile(
                         expanded, at: "\(file):\(Settings.line(value)): \(expanded)", kind: "password",
                         fill: "put the hub's password in it")
                     hub.password = .file(expanded)

@@ -35,7 +35,7 @@ public struct Settings: Sendable {
     /// Meters a fix without accuracy information counts as.
     public var defaultAccuracy = 25.0
     /// Services to keep up to date, in file order.
-    public var sync: [SyncSetting] = []
+    public var sync: [PushSetting] = []
     /// How many traces `rules why` keeps per rule.
     public var traces = RuleTrace.defaultKept
     /// The HTTP API's settings; nil: the server is off.
@@ -148,7 +148,7 @@ public struct Settings: Sendable {
                     throw bad(file, value, "sync", "a mapping of target names to their settings")
                 }
                 for (nameNode, target) in targets {
-                    settings.sync.append(try SyncSetting.parse(name: nameNode.string ?? "", target, file: file, zone: zone,
+                    settings.sync.append(try PushSetting.parse(name: nameNode.string ?? "", target, file: file, zone: zone,
                                                                environment: environment))
                 }
             case "http":

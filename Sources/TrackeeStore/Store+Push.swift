@@ -242,7 +242,7 @@ extension Store {
     }
 
     /// The last error of a target, or nil to clear it.
-    public func recordSyncError(target: String, message: String?, at now: Instant) throws {
+    public func recordPushError(target: String, message: String?, at now: Instant) throws {
         try write { db in
             try db.execute(sql: "UPDATE sync_target SET last_error = ?, last_error_at = ? WHERE name = ?",
                            arguments: [message, message == nil ? nil : now.seconds, target])

@@ -33,7 +33,7 @@ extension TemporaryDirectory {
     }
 }
 
-extension SyncSetting.Token {
+extension PushSetting.Token {
     var file: String? {
         if case .file(let path) = self { return path }
         return nil
@@ -123,7 +123,7 @@ extension SyncSetting.Token {
     }
 }
 
-@Suite struct SyncSettingTests {
+@Suite struct PushSettingTests {
     @Test func aTargetWithEveryKey() throws {
         let secrets = try TemporaryDirectory("trackee-settings-")
         let token = try secrets.file("clockify.token", mode: 0o600)
@@ -151,8 +151,8 @@ extension SyncSetting.Token {
         #expect(work.token.file == token && work.token.variable == nil)
         #expect(work.since == Instant(seconds: 1_793_487_600))
         #expect(work.projects == ["Docs": "Documentation"] && work.createMissing && work.requestsPerHour == 240)
-        #expect(work.record == SyncTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 1_793_487_600)))
-        #expect(work.jobTarget == SyncJobSpec.Target(
+        #expect(work.record == PushTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 1_793_487_600)))
+        #expect(work.jobTarget == PushJobSpec.Target(
             name: "work", service: "clockify", workspace: "My Company", url: "https://api.example.org/v1", tokenFile: token,
             tokenEnv: nil, projects: ["Docs": "Documentation"], createMissing: true, requestsPerHour: 240,
             origin: "config.yaml:3"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrackeeCore
-import TrackeeSync
+import TrackeePush
 import TrackeeTestSupport
 
 /// The token every fake server accepts. Distinctive, so that finding it in

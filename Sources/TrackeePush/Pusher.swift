@@ -167,7 +167,7 @@ public struct Pusher {
             done += 1
             progress(done, due.count)
         }
-        try store.recordSyncError(target: target.name, message: nil, at: clock())
+        try store.recordPushError(target: target.name, message: nil, at: clock())
         report.queued = try store.queuedPushes(target: target.name).count
         return report
     }
@@ -287,7 +287,7 @@ public struct Pusher {
         let now = clock()
         switch failure {
         case .unauthorized(let why):
-            try store.recordSyncError(target: target.name, message: why, at: now)
+            try store.recordPushError(target: target.name, message: why, at: now)
             report.stopped = .unauthorized(why)
             return true
         case .transient, .rateLimited:
@@ -313,7 +313,7 @@ public struct Pusher {
             report.conflicts += 1
         case .rejected:
             try store.setAside(item, conflict: false, message: failure.description)
-            try store.recordSyncError(target: target.name, message: failure.description, at: now)
+            try store.recordPushError(target: target.name, message: failure.description, at: now)
             report.failed += 1
         }
         return false

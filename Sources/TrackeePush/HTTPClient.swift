@@ -72,7 +72,7 @@ public struct HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
 /// connection to die under it and nothing to resend. This layer never
 /// retries: the caller decides, because only it knows what a request does.
 ///
-/// This is the only type in TrackeeSync that holds C pointers. It is not
+/// This is the only type in TrackeePush that holds C pointers. It is not
 /// Sendable: use one client from one thread at a time.
 ///
 /// ```swift

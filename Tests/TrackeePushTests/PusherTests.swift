@@ -3,7 +3,7 @@ import Testing
 import TrackeeCore
 import TrackeeStore
 
-@testable import TrackeeSync
+@testable import TrackeePush
 
 /// A workspace in memory, with failures on demand: the pusher's logic
 /// without HTTP (the services' own tests run against the fake servers).
@@ -101,7 +101,7 @@ final class MemoryService: TimeService {
 
     init() throws {
         store = try Store(path: path)
-        try store.registerSyncTargets([SyncTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
+        try store.registerPushTargets([PushTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
     }
 
     /// The store goes with its test, -wal and -shm files included.

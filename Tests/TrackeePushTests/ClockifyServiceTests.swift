@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrackeeCore
-@testable import TrackeeSync
+@testable import TrackeePush
 import TrackeeTestSupport
 
 /// `ClockifyService` against the fake Clockify v1, one server per test.

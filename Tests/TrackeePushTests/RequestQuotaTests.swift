@@ -3,7 +3,7 @@ import Testing
 import TrackeeCore
 import TrackeeStore
 
-@testable import TrackeeSync
+@testable import TrackeePush
 
 /// `RequestQuota` on a manual clock: the sliding hour, the service's word,
 /// and what is kept between runs.
@@ -92,7 +92,7 @@ import TrackeeStore
         let path = NSTemporaryDirectory() + "trackee-ledger-\(UUID().uuidString).sqlite3"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
         let store = try Store(path: path)
-        try store.registerSyncTargets([SyncTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
+        try store.registerPushTargets([PushTargetRecord(name: "work", service: "clockify", since: Instant(seconds: 0))])
         try store.countQuotaRequest(target: "work", scope: .workspace, at: noon - 3600)
         let time = ManualTime(noon)
         let quota = RequestQuota(service: "Clockify", limits: [.workspace: 3], clock: time.read,

@@ -9,7 +9,7 @@ import TrackeeStore
 /// How `trackee run` pushes the sync outbox: by running `trackee-sync
 /// drain` (the program `trackee sync` hands its work to) whenever a push
 /// is due, in its own process, so no firing waits for the network.
-public struct SyncDrain: Sendable {
+public struct PushDrain: Sendable {
     /// `trackee-sync drain --job …`.
     public let argv: [String]
     public let environment: [String: String]
@@ -25,8 +25,8 @@ public struct SyncDrain: Sendable {
 /// Runs a drain when the store says a push is due: soon after a change
 /// (it looks every few seconds, reading only), and when a change's backoff
 /// ends. A refused token pauses draining for an hour; the log says why.
-struct SyncDrainService: Service {
-    let drain: SyncDrain
+struct PushDrainService: Service {
+    let drain: PushDrain
     /// The outbox's due times are wall times; the looks sleep on `sleep`.
     let clocks: Clocks
     let logger: Logger
@@ -76,6 +76,6 @@ struct SyncDrainService: Service {
 
 /// What service-lifecycle's debug log names this service by: its name, and
 /// none of what it holds (settings, passwords, tokens).
-extension SyncDrainService: CustomStringConvertible {
-    var description: String { "SyncDrainService" }
+extension PushDrainService: CustomStringConvertible {
+    var description: String { "PushDrainService" }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrackeeCore
-@testable import TrackeeSync
+@testable import TrackeePush
 import TrackeeTestSupport
 
 /// `TogglService` against the fake Toggl Track v9, one server per test.

@@ -2,7 +2,7 @@
 /// talks to Clockify and Toggl Track: the settings' targets, already
 /// checked, and the store. No token: `trackee-sync` reads it from the file
 /// or variable the settings name, so it never passes through arguments.
-public struct SyncJobSpec: Codable, Sendable, Equatable {
+public struct PushJobSpec: Codable, Sendable, Equatable {
     /// `push` (with progress and a summary), `drain` (quiet, for the
     /// daemon) or `check`.
     public var command: String

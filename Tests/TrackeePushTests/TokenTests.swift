@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrackeeCore
-import TrackeeSync
+import TrackeePush
 import TrackeeTestSupport
 
 /// No failure text shows the token, whatever went wrong, even when the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TrackeeSync
+import TrackeePush
 import TrackeeTestSupport
 
 /// The libcurl client against the fake Clockify: connection reuse, and

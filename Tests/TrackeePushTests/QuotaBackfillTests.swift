@@ -4,7 +4,7 @@ import TrackeeCore
 import TrackeeStore
 import TrackeeTestSupport
 
-@testable import TrackeeSync
+@testable import TrackeePush
 
 /// A backfill far larger than Toggl Track's Free quota, against the fake
 /// Toggl with its quota on, on a manual clock shared with the fake: each
@@ -21,7 +21,7 @@ import TrackeeTestSupport
             _ = try store.add(TimerParameters(description: "entry \(i)"), start: start, end: start + 300, now: start + 300)
         }
         // The target comes after the entries: backfill queues them.
-        try store.registerSyncTargets([SyncTargetRecord(name: "work", service: "toggl", since: Instant(seconds: 0))])
+        try store.registerPushTargets([PushTargetRecord(name: "work", service: "toggl", since: Instant(seconds: 0))])
         #expect(try store.backfill(target: "work", from: day, to: day + 86_400 * 7) == 500)
 
         let start = day + 86_400 * 7

@@ -5,19 +5,19 @@ import TrackeeStore
 
 /// `trackee sync` and `sync check` hand their work to `trackee-sync`, which
 /// links libcurl; this binary stays static and starts without it.
-struct SyncJob {
-    let spec: SyncJobSpec
+struct PushJob {
+    let spec: PushJobSpec
 
-    init(command: String, targets: [SyncSetting], session: Session, store: Store) {
+    init(command: String, targets: [PushSetting], session: Session, store: Store) {
         let pinned = session.environment["TRACKEE_NOW"].map { !$0.isEmpty } ?? false
-        spec = SyncJobSpec(
+        spec = PushJobSpec(
             command: command, store: store.path, now: pinned ? session.now.seconds : nil, json: session.out.json,
             targets: targets.map(\.jobTarget))
     }
 
     /// The targets `name` picks (all when nil), or an error naming those
     /// the settings have.
-    static func targets(_ session: Session, named name: String?) throws -> [SyncSetting] {
+    static func targets(_ session: Session, named name: String?) throws -> [PushSetting] {
         let all = session.settings.sync
         guard !all.isEmpty else {
             // A matter of configuration, not of the command line: the
@@ -63,7 +63,7 @@ struct SyncJob {
     }
 
     /// `sync --dry-run`: what each target would be sent, sending nothing.
-    static func dryRun(_ targets: [SyncSetting], store: Store, session: Session) throws {
+    static func dryRun(_ targets: [PushSetting], store: Store, session: Session) throws {
         var rows: [[String: String]] = []
         for t in targets {
             let due = try store.duePushes(target: t.name, now: session.now, limit: Int.max)

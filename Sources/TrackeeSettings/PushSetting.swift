@@ -9,7 +9,7 @@ import Yams
 /// The token itself is never in the settings file: `token_file` names a
 /// file only its owner can read, `token_env` an environment variable. It
 /// is read only by the commands that talk to the service.
-public struct SyncSetting: Sendable {
+public struct PushSetting: Sendable {
     public enum Service: String, Sendable, CaseIterable { case clockify, toggl }
     public enum Token: Sendable {
         case file(String)
@@ -32,7 +32,7 @@ public struct SyncSetting: Sendable {
     public var file: String
     public var line: Int
 
-    public var record: SyncTargetRecord { SyncTargetRecord(name: name, service: service.rawValue, since: since) }
+    public var record: PushTargetRecord { PushTargetRecord(name: name, service: service.rawValue, since: since) }
 
     static let keys = ["service", "workspace", "token_file", "token_env", "since", "projects", "create_missing", "url",
                        "requests_per_hour"]
@@ -47,19 +47,19 @@ public struct SyncSetting: Sendable {
 
     /// The target as `trackee-sync` takes it: the token's file or
     /// variable (never the token), the quota, and where it is written.
-    public var jobTarget: SyncJobSpec.Target {
+    public var jobTarget: PushJobSpec.Target {
         var tokenFile: String?
         var tokenEnv: String?
         switch token {
         case .file(let path): tokenFile = path
         case .environment(let name): tokenEnv = name
         }
-        return SyncJobSpec.Target(name: name, service: service.rawValue, workspace: workspace, url: url,
+        return PushJobSpec.Target(name: name, service: service.rawValue, workspace: workspace, url: url,
                                   tokenFile: tokenFile, tokenEnv: tokenEnv, projects: projects,
                                   createMissing: createMissing, requestsPerHour: hourlyQuota, origin: "\(file):\(line)")
     }
 
-    static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> SyncSetting {
+    static func parse(name: String, _ node: Node, file: String, zone: Zone, environment: [String: String]) throws -> PushSetting {
         let at = Settings.line(node)
         guard !name.trimmingWhitespace().isEmpty else {
             throw Refusal("\(file):\(at): a sync target needs a name")
@@ -71,7 +71,7 @@ public struct SyncSetting: Sendable {
         var workspace: String?
         var token: Token?
         var since: Instant?
-        var setting = SyncSetting(name: name, service: .clockify, workspace: "", token: .environment(""),
+        var setting = PushSetting(name: name, service: .clockify, workspace: "", token: .environment(""),
                                   since: Instant(seconds: 0), file: file, line: at)
         for (keyNode, value) in fields {
             let key = keyNode.string ?? ""

@@ -1,19 +1,19 @@
 import Foundation
 import TrackeeCore
 import TrackeeStore
-import TrackeeSync
+import TrackeePush
 
 /// `trackee-sync push|drain|check --job JSON`: the half of `trackee sync`
 /// that talks to the services. `trackee sync` checks the settings and
-/// hands over the targets (``SyncJobSpec``); this reads each token, pushes
+/// hands over the targets (``PushJobSpec``); this reads each token, pushes
 /// or checks, and prints the outcome as `trackee sync` documents it.
-enum SyncTool {
+enum PushTool {
     /// Exit statuses (sysexits.h), as trackee(1) lists them for sync.
     static let refused: Int32 = 65, unavailable: Int32 = 75, badToken: Int32 = 77, usage: Int32 = 64, config: Int32 = 78
 
     static func main(_ arguments: [String]) -> Int32 {
         guard arguments.count == 4, arguments[2] == "--job",
-              let spec = try? JSONDecoder().decode(SyncJobSpec.self, from: Data(arguments[3].utf8))
+              let spec = try? JSONDecoder().decode(PushJobSpec.self, from: Data(arguments[3].utf8))
         else {
             fail("trackee-sync is run by trackee sync; use that command (see trackee(1))")
             return usage
@@ -34,7 +34,7 @@ enum SyncTool {
     }
 
     /// The token a target names: the file's first line, or the variable.
-    static func token(_ t: SyncJobSpec.Target) throws(ToolError) -> String {
+    static func token(_ t: PushJobSpec.Target) throws(ToolError) -> String {
         if let file = t.tokenFile {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ToolError("\(t.origin): sync.\(t.name).token_file: cannot read \(file)")
@@ -50,13 +50,13 @@ enum SyncTool {
         return value
     }
 
-    static func service(_ t: SyncJobSpec.Target, quota: RequestQuota? = nil) throws(ToolError) -> TimeService {
+    static func service(_ t: PushJobSpec.Target, quota: RequestQuota? = nil) throws(ToolError) -> TimeService {
         try makeService(t, token: token(t), quota: quota)
     }
 
     /// The target's quota, with the requests the runs of the last hour
     /// sent; each request it counts is kept in the store before it goes out.
-    static func quota(_ t: SyncJobSpec.Target, store: Store, clock: @escaping () -> Instant) throws -> RequestQuota {
+    static func quota(_ t: PushJobSpec.Target, store: Store, clock: @escaping () -> Instant) throws -> RequestQuota {
         let sent = try store.quotaRequests(target: t.name, since: clock() - RequestQuota.hour)
         let ledger = QuotaLedger(store: store, target: t.name)
         if t.service == "toggl" {
@@ -69,13 +69,13 @@ enum SyncTool {
     }
 
     /// What kept ids are valid for: the same service, address and workspace.
-    static func idsKey(_ t: SyncJobSpec.Target) -> String {
+    static func idsKey(_ t: PushJobSpec.Target) -> String {
         "\(t.service) \(t.url ?? "") \(t.workspace)"
     }
 
     // MARK: push
 
-    static func push(_ spec: SyncJobSpec, store: Store, clock: @escaping () -> Instant, quiet: Bool) -> Int32 {
+    static func push(_ spec: PushJobSpec, store: Store, clock: @escaping () -> Instant, quiet: Bool) -> Int32 {
         let terminal = !spec.json && !quiet && isatty(2) != 0
         var reports: [PushReport] = []
         var status: Int32 = 0
@@ -165,7 +165,7 @@ enum SyncTool {
 
     // MARK: check
 
-    static func check(_ spec: SyncJobSpec, store: Store, clock: @escaping () -> Instant) -> Int32 {
+    static func check(_ spec: PushJobSpec, store: Store, clock: @escaping () -> Instant) -> Int32 {
         var views: [[String: Any]] = []
         var status: Int32 = 0
         for t in spec.targets {
@@ -210,7 +210,7 @@ enum SyncTool {
     }
 
     /// The projects the target's queued entries would be pushed with.
-    static func neededProjects(_ t: SyncJobSpec.Target, store: Store, clock: () -> Instant) throws -> [RemoteProjectName] {
+    static func neededProjects(_ t: PushJobSpec.Target, store: Store, clock: () -> Instant) throws -> [RemoteProjectName] {
         var seen: Set<RemoteProjectName> = []
         var result: [RemoteProjectName] = []
         for item in try store.duePushes(target: t.name, now: Instant(seconds: .max), limit: Int.max) {
@@ -245,7 +245,7 @@ struct ToolError: Error {
 }
 
 /// The service a target names, with its token.
-func makeService(_ t: SyncJobSpec.Target, token: String, quota: RequestQuota? = nil) throws(ToolError) -> TimeService {
+func makeService(_ t: PushJobSpec.Target, token: String, quota: RequestQuota? = nil) throws(ToolError) -> TimeService {
     switch t.service {
     case "clockify":
         return ClockifyService(baseURL: t.url ?? ClockifyService.defaultBaseURL, token: token, workspace: t.workspace,

@@ -6,7 +6,7 @@ import TrackeeStore
 /// and what `trackee run` runs after each change and each notification.
 /// One thread uses it at a time: `hub sync`'s, or ``HubReplication``'s
 /// ``HubThread``.
-struct HubSync: @unchecked Sendable {
+struct ReplicationPass: @unchecked Sendable {
     let store: Store
     let settings: HubSettings
     let session: any HubSession
@@ -19,7 +19,7 @@ struct HubSync: @unchecked Sendable {
     /// Changes per statement each way.
     var batch = 5000
     /// Told the totals as they grow (a progress line on a terminal).
-    var progress: ((HubSyncReport) -> Void)?
+    var progress: ((ReplicationReport) -> Void)?
     /// Whether a pull of more than a batch is a ``LongPull``: the store's
     /// log checkpointed on a thread of its own (``WALCheckpointer``)
     /// instead of in the commit of each batch, and a larger page cache.
@@ -40,7 +40,7 @@ struct HubSync: @unchecked Sendable {
         device = person.map { settings.device + "." + $0 } ?? settings.device
     }
 
-    func run(now: () -> Instant) throws -> HubSyncReport {
+    func run(now: () -> Instant) throws -> ReplicationReport {
         let identity = try store.hubIdentity(name: device)
         let number = try session.register(device: device, store: identity.store, timeline: person)
         if let joined = identity.number {
@@ -54,9 +54,9 @@ struct HubSync: @unchecked Sendable {
         }
         // A copy of another's timeline pushes nothing to services: their
         // own devices do.
-        try store.hubSyncs(
+        try store.hubReplicates(
             person != nil ? "none" : settings.syncDevice.map { $0 == settings.device ? "all" : "none" } ?? "own")
-        var report = HubSyncReport(device: device, number: number)
+        var report = ReplicationReport(device: device, number: number)
         // A copy of a timeline shared for reading: its changes are
         // refused, and what others did still comes in.
         var refused: Error?
@@ -103,7 +103,7 @@ struct HubSync: @unchecked Sendable {
         return report
     }
 
-    private func push(_ report: inout HubSyncReport) throws {
+    private func push(_ report: inout ReplicationReport) throws {
         var hubNow: Int64?
         while true {
             let changes = try store.hubOutgoing(limit: batch)
@@ -181,7 +181,7 @@ final class Ahead<Value>: @unchecked Sendable {
 }
 
 /// A pull of more than a batch, in the one-shot `hub sync` (see
-/// ``HubSync/checkpointsAside``): the store's log is checkpointed on a
+/// ``ReplicationPass/checkpointsAside``): the store's log is checkpointed on a
 /// thread of its own, one checkpoint at a time, and up to 128 MiB of the
 /// store stays in memory (a new device's first pull of 100,000 changes
 /// takes about 100 MB at its peak). ``finish()`` gives both back.

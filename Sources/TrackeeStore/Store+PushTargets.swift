@@ -3,7 +3,7 @@ import TrackeeCore
 
 /// A service entries are pushed to, as the store knows it: enough for the
 /// outbox triggers to decide which entries it covers.
-public struct SyncTargetRecord: Sendable, Equatable {
+public struct PushTargetRecord: Sendable, Equatable {
     public var name: String
     public var service: String
     /// Entries that start before this are never pushed.
@@ -53,7 +53,7 @@ extension Store {
     /// (they hear of changes from now on; `backfill` queues older
     /// entries), changed ones updated, removed ones dropped with their
     /// queue. Writes nothing when all that already holds: one read.
-    public func registerSyncTargets(_ targets: [SyncTargetRecord]) throws {
+    public func registerPushTargets(_ targets: [PushTargetRecord]) throws {
         let wanted = targets.sorted { $0.name < $1.name }
         // Every command with sync targets asks this, so it is kept to what
         // the start-up path already uses and to statements SQLite parses
@@ -70,7 +70,7 @@ extension Store {
         guard !same else { return }
         let stored = try read { db in
             try Row.fetchAll(db, sql: "SELECT name, service, since FROM sync_target ORDER BY name").map {
-                SyncTargetRecord(name: $0[0], service: $0[1], since: Instant(seconds: $0[2]))
+                PushTargetRecord(name: $0[0], service: $0[1], since: Instant(seconds: $0[2]))
             }
         }
         try write { db in
@@ -160,7 +160,7 @@ extension Store {
     public func backfill(target: String, from: Instant, to: Instant) throws -> Int {
         try write { db in
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_target WHERE name = ?", arguments: [target]) == 1 else {
-                throw StoreError.unknownSyncTarget(target)
+                throw StoreError.unknownPushTarget(target)
             }
             try collect(db)
             // Queued after everything the journal holds, in start order.

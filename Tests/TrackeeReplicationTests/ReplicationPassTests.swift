@@ -3,7 +3,7 @@ import Testing
 import TrackeeTestSupport
 
 /// `trackee hub sync` between device stores through a real PostgreSQL 15.
-@Suite(.serialized) struct HubSyncTests {
+@Suite(.serialized) struct ReplicationPassTests {
     /// A hub with its schema, and one sandbox per device name.
     static func devices(_ pg: PostgresCluster, _ names: [String]) throws -> [Sandbox] {
         let first = try HubInitTests.sandbox(pg)
