@@ -151,18 +151,12 @@ extension Store {
             try close(&running, at: intent.at, now: now, db, step: &step)
             previous = try entry(db, running)
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
-            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
-            """).execute(
-            arguments: [
-                try HubIDs.next(db, .entry), resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source.storedText, now.seconds,
-                now.seconds,
-            ])
-        let id = db.lastInsertedRowID
-        let started = EntryRecord(
-            id: id, projectID: resolved.projectID, description: parameters.description, tags: tags,
-            start: intent.at.seconds, end: nil, source: intent.source.storedText, created: now.seconds, updated: now.seconds)
+        var started = EntryRecord(
+            id: try HubIDs.next(db, .entry), projectID: resolved.projectID, description: parameters.description,
+            tags: tags, start: intent.at.seconds, end: nil, source: intent.source.storedText, created: now.seconds,
+            updated: now.seconds)
+        try started.insert(db, prepared: db.cachedStatement(sql: JournalTable.entry.insert))
+        let id = started.id!
         try step.record(db, .entry, id: id, before: nil, after: started.image)
         return IntentResult(
             outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
