@@ -98,17 +98,10 @@ struct HubMergeWriter {
                     kept.stamp.description, kept.device,
                 ])
         }
-        let log = try db.cachedStatement(sql: """
-            INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key,
-                                    firing, device, voided)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let log = try db.cachedStatement(sql: Self.logInsert)
         for pulled in plan.logs {
-            let r = pulled.row
-            try log.execute(arguments: [
-                r.applied, r.at, r.source, r.action, r.parameters, r.outcome, r.entryID, r.previousEntryID, r.key,
-                r.firing, pulled.device, pulled.voided,
-            ])
+            try log.execute(arguments: StatementArguments(
+                pulled.row.values.map(\.databaseValue) + [pulled.device.databaseValue, pulled.voided.databaseValue]))
         }
         for (key, device, by) in plan.superseded {
             try db.execute(sql: """
@@ -174,6 +167,8 @@ struct HubMergeWriter {
         }
         try journal(change.row, before: change.before, after: change.after, device: change.device, stamp: change.stamp)
     }
+
+    private static let logInsert = HubLoggedIntent.insert(adding: "device", "voided")
 
     /// Each table's statements, written once from its columns.
     private static let statements: [JournalTable: (insert: String, update: String, delete: String)] =

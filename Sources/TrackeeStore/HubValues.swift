@@ -193,12 +193,12 @@ public struct HubRowState: Sendable {
 
 /// An intent applied on a device, as its intent log row travels.
 public struct HubLoggedIntent: Sendable, Equatable {
-    public var applied: Int64
-    public var at: Int64
-    public var source: String
-    public var action: String
-    public var parameters: String
-    public var outcome: String
+    public var applied: Int64 = 0
+    public var at: Int64 = 0
+    public var source = ""
+    public var action = ""
+    public var parameters = ""
+    public var outcome = ""
     public var entryID: Int64?
     public var previousEntryID: Int64?
     public var key: String?
@@ -217,6 +217,56 @@ public struct HubLoggedIntent: Sendable, Equatable {
         self.previousEntryID = previousEntryID
         self.key = key
         self.firing = firing
+    }
+
+    /// What a keyed intent's ledger row (`hub_key` kind `intent`) carries
+    /// of its log row, in order: its key is the hub key's, and it has no
+    /// firing.
+    static let ledgerColumns: [StoredColumn<Self>] = [
+        StoredColumn("applied", .integer, \.applied),
+        StoredColumn("at", .integer, \.at),
+        StoredColumn("source", .text, \.source),
+        StoredColumn("action", .text, \.action),
+        StoredColumn("parameters", .text, \.parameters),
+        StoredColumn("outcome", .text, \.outcome),
+        StoredColumn("entry_id", .optionalInteger, \.entryID),
+        StoredColumn("previous_entry_id", .optionalInteger, \.previousEntryID),
+    ]
+
+    /// Its columns in `intent_log`, in the order its JSON has them: the
+    /// one place they are written. The log row's JSON
+    /// (``HubKeys/logRow(_:)``), the ledger row's `json_object`
+    /// (``HubKeys/intentLedger``), the reading of a pulled one
+    /// (``init(reading:)``) and the INSERTs of one applied here and one
+    /// pulled (``insert(adding:)``) are made from it.
+    public static let columns = ledgerColumns + [
+        StoredColumn("key", .optionalText, \.key),
+        StoredColumn("firing", .optionalText, \.firing),
+    ]
+
+    /// The intent a log row's members make, nil where one is missing or
+    /// holds what its column does not. `member` gives a column's value:
+    /// null where the row has none, nil where it is not an integer, a text
+    /// or null.
+    public init?(reading member: (String) -> HubValue?) {
+        self.init()
+        for column in Self.columns {
+            guard let value = member(column.name), value.fits(column.kind), column.write(&self, value) else {
+                return nil
+            }
+        }
+    }
+
+    private init() {}
+
+    /// Its values by column (``columns``).
+    var values: [HubValue] { Self.columns.map { $0.read(self) } }
+
+    /// `INSERT INTO intent_log (applied, …, firing, extra…) VALUES (?, …)`:
+    /// ``values``, then one value for each of `extra`.
+    static func insert(adding extra: String...) -> String {
+        let names = columns.map(\.name) + extra
+        return "INSERT INTO intent_log (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
 }
 

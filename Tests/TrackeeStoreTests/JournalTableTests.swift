@@ -3,9 +3,10 @@ import Testing
 import TrackeeCore
 @testable import TrackeeStore
 
-/// Each table's columns are written once (a record's `columns`), and
-/// every form that names them is made from that list: these check each
-/// form against the list and against the schema.
+/// Each table's columns are written once (a record's `columns`,
+/// `HubLoggedIntent.columns`), and every form that names them is made
+/// from that list: these check each form against the list and against
+/// the schema.
 @Suite struct JournalTableTests {
     @Test func eachTablesLayoutIsItsRecordsList() {
         #expect(JournalTable.client.columns == ["id", "name", "created"])
@@ -95,5 +96,56 @@ import TrackeeCore
         #expect(entry.id == 1)
         let read = try queue.read { db in try EntryRecord.fetchOne(db, sql: "SELECT * FROM entry WHERE id = 1") }
         #expect(read == entry)
+    }
+
+    @Test func theIntentLogsFormsAreMadeFromItsList() {
+        #expect(HubLoggedIntent.columns.map(\.name) == [
+            "applied", "at", "source", "action", "parameters", "outcome", "entry_id", "previous_entry_id", "key", "firing",
+        ])
+        #expect(HubKeys.intentLedger == """
+            SELECT json_object('applied', l.applied, 'at', l.at, 'source', l.source, 'action', l.action, \
+            'parameters', l.parameters, 'outcome', l.outcome, 'entry_id', l.entry_id, \
+            'previous_entry_id', l.previous_entry_id, 'fired', f.fired)
+            FROM firing f JOIN intent_log l ON l.id = f.intent_id WHERE f.key = ?2
+            """)
+        #expect(HubLoggedIntent.insert(adding: "replay_of") == """
+            INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, \
+            firing, replay_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let row = HubLoggedIntent(
+            applied: 20, at: 10, source: "rule(lunch)", action: "stop", parameters: #"{"at":10}"#, outcome: "stopped",
+            entryID: 7, previousEntryID: nil, key: nil, firing: "lunch@10")
+        let json = HubKeys.logRow(row)
+        #expect(json == #"{"applied":20,"at":10,"source":"rule(lunch)","action":"stop","parameters":"{\"at\":10}","outcome":"stopped","entry_id":7,"previous_entry_id":null,"key":null,"firing":"lunch@10"}"#)
+        let members: [String: HubValue] = [
+            "applied": .integer(20), "at": .integer(10), "source": .text("rule(lunch)"), "action": .text("stop"),
+            "parameters": .text(#"{"at":10}"#), "outcome": .text("stopped"), "entry_id": .integer(7),
+            "firing": .text("lunch@10"),
+        ]
+        // An optional column left out reads as null.
+        #expect(HubLoggedIntent(reading: { members[$0] ?? .null }) == row)
+        // A required one left out, or of another kind, is not a row.
+        #expect(HubLoggedIntent(reading: { $0 == "outcome" ? .null : members[$0] ?? .null }) == nil)
+        #expect(HubLoggedIntent(reading: { $0 == "at" ? .text("10") : members[$0] ?? .null }) == nil)
+        #expect(HubLoggedIntent(reading: { $0 == "key" ? .integer(1) : members[$0] ?? .null }) == nil)
+        #expect(HubLoggedIntent(reading: { $0 == "source" ? nil : members[$0] ?? .null }) == nil)
+    }
+
+    /// The ledger row a keyed intent keeps for the hub, as SQLite writes
+    /// it from the generated `json_object`.
+    @Test func aKeyedIntentsLedgerRowIsItsLogRowAndWhenItFired() throws {
+        let t = try TemporaryStore()
+        _ = try t.store.apply(start("Docs", at: nine), now: nine)
+        _ = try t.store.apply(Intent(.stop, at: at(minutes: 5), key: "k1"), now: at(minutes: 6))
+        let queue = try DatabaseQueue(path: t.path)
+        defer { try? queue.close() }
+        let ledger = try queue.read { db in
+            try String.fetchOne(db, sql: HubKeys.intentLedger, arguments: [nil, "k1"])
+        }
+        let a = at(minutes: 5).seconds, applied = at(minutes: 6).seconds
+        #expect(ledger == """
+            {"applied":\(applied),"at":\(a),"source":"cli","action":"stop","parameters":"{\\"at\\":\(a)}",\
+            "outcome":"stopped","entry_id":1,"previous_entry_id":null,"fired":\(applied)}
+            """)
     }
 }
