@@ -100,8 +100,7 @@ struct HubMergeWriter {
         }
         let log = try db.cachedStatement(sql: Self.logInsert)
         for pulled in plan.logs {
-            try log.execute(arguments: StatementArguments(
-                pulled.row.values.map(\.databaseValue) + [pulled.device.databaseValue, pulled.voided.databaseValue]))
+            try log.execute(arguments: StatementArguments(values: pulled.row.values, then: pulled.device, pulled.voided))
         }
         for (key, device, by) in plan.superseded {
             try db.execute(sql: """
@@ -158,10 +157,10 @@ struct HubMergeWriter {
         case (_?, nil):
             try db.cachedStatement(sql: sql.delete).execute(arguments: [change.row.id])
         case (nil, let after?):
-            try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(after.map(\.databaseValue)))
+            try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(values: after))
         case (_?, let after?):
             try db.cachedStatement(sql: sql.update)
-                .execute(arguments: StatementArguments(after.dropFirst().map(\.databaseValue) + [change.row.id.databaseValue]))
+                .execute(arguments: StatementArguments(values: Array(after.dropFirst()), then: change.row.id))
         case (nil, nil):
             return
         }

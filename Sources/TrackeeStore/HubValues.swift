@@ -7,26 +7,26 @@ public enum JournalTable: String, Sendable, CaseIterable, Comparable {
     /// Its columns, `id` first: the order of journal images. Made from
     /// its record's list (``JournalRecord/columns``), the one place they
     /// are written; the journal, the hub and the merge read them here.
-    public var columns: [String] { Self.layouts[index].columns }
+    public var columns: [String] { layout.columns }
 
     /// What a change to one of its rows sets: `_exists` (1 made, 0
     /// deleted), then every column but `id`, in ``columns``' order. A
     /// field's number here is its column's number in ``columns``.
-    public var fields: [String] { Self.layouts[index].fields }
+    public var fields: [String] { layout.fields }
 
     /// The values each field may hold; a change that gives another is
     /// not read.
-    public var fieldKinds: [HubValue.Kind] { Self.layouts[index].kinds }
+    public var fieldKinds: [HubValue.Kind] { layout.kinds }
 
     /// The number of `name` among ``fields``.
     public func field(_ name: String) -> Int? { Self.numbers[index][name] }
 
     /// `INSERT INTO table ("id", …)`, every column named.
-    var insertHead: String { Self.layouts[index].insertHead }
+    var insertHead: String { layout.insertHead }
 
     /// `INSERT INTO table ("id", …) VALUES (?, …)`: a whole row, its
     /// values in ``columns``' order.
-    var insert: String { Self.layouts[index].insert }
+    var insert: String { layout.insert }
 
     /// What a field holds before any change has set it.
     public func defaultValue(_ field: Int) -> HubValue {
@@ -45,8 +45,10 @@ public enum JournalTable: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Made once: a pull reads them for every field of every change.
-    private struct Layout {
+    /// Made once, each table's when it is first read (a one-shot `start`
+    /// reads only the entry's): a pull reads them for every field of every
+    /// change.
+    private final class Layout: Sendable {
         let columns: [String]
         let fields: [String]
         let kinds: [HubValue.Kind]
@@ -63,11 +65,20 @@ public enum JournalTable: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    private static let layouts = [Layout(ClientRecord.self), Layout(ProjectRecord.self), Layout(EntryRecord.self)]
+    private var layout: Layout {
+        switch self {
+        case .client: return Self.clientLayout
+        case .project: return Self.projectLayout
+        case .entry: return Self.entryLayout
+        }
+    }
 
-    /// Apart from ``layouts``, which a one-shot command that journals a
-    /// row reads: only a pull looks fields up by name.
-    private static let numbers = layouts.map {
+    private static let clientLayout = Layout(ClientRecord.self)
+    private static let projectLayout = Layout(ProjectRecord.self)
+    private static let entryLayout = Layout(EntryRecord.self)
+
+    /// Only a pull looks fields up by name.
+    private static let numbers = allCases.map {
         Dictionary(uniqueKeysWithValues: $0.fields.enumerated().map { ($1, $0) })
     }
 
@@ -223,14 +234,14 @@ public struct HubLoggedIntent: Sendable, Equatable {
     /// of its log row, in order: its key is the hub key's, and it has no
     /// firing.
     static let ledgerColumns: [StoredColumn<Self>] = [
-        StoredColumn("applied", .integer, \.applied),
-        StoredColumn("at", .integer, \.at),
-        StoredColumn("source", .text, \.source),
-        StoredColumn("action", .text, \.action),
-        StoredColumn("parameters", .text, \.parameters),
-        StoredColumn("outcome", .text, \.outcome),
-        StoredColumn("entry_id", .optionalInteger, \.entryID),
-        StoredColumn("previous_entry_id", .optionalInteger, \.previousEntryID),
+        StoredColumn("applied", .integer, { $0.applied }, { $0.applied = $1 }),
+        StoredColumn("at", .integer, { $0.at }, { $0.at = $1 }),
+        StoredColumn("source", .text, { $0.source }, { $0.source = $1 }),
+        StoredColumn("action", .text, { $0.action }, { $0.action = $1 }),
+        StoredColumn("parameters", .text, { $0.parameters }, { $0.parameters = $1 }),
+        StoredColumn("outcome", .text, { $0.outcome }, { $0.outcome = $1 }),
+        StoredColumn("entry_id", .optionalInteger, { $0.entryID }, { $0.entryID = $1 }),
+        StoredColumn("previous_entry_id", .optionalInteger, { $0.previousEntryID }, { $0.previousEntryID = $1 }),
     ]
 
     /// Its columns in `intent_log`, in the order its JSON has them: the
@@ -240,8 +251,8 @@ public struct HubLoggedIntent: Sendable, Equatable {
     /// (``init(reading:)``) and the INSERTs of one applied here and one
     /// pulled (``insert(adding:)``) are made from it.
     public static let columns = ledgerColumns + [
-        StoredColumn("key", .optionalText, \.key),
-        StoredColumn("firing", .optionalText, \.firing),
+        StoredColumn("key", .optionalText, { $0.key }, { $0.key = $1 }),
+        StoredColumn("firing", .optionalText, { $0.firing }, { $0.firing = $1 }),
     ]
 
     /// The intent a log row's members make, nil where one is missing or

@@ -9,7 +9,16 @@ extension JournalTable {
 }
 
 extension JournalRecord {
-    var image: String { Self.table.image(values) }
+    var image: String { Self.image(values) }
+
+    /// ``JournalTable/image(_:)`` from the record's own list, which a
+    /// one-shot command has read already.
+    static func image(_ values: [HubValue]) -> String {
+        var o = JSONObject()
+        o.add("id", values[0])
+        for (column, value) in zip(columns, values.dropFirst()) { o.add(column.name, value) }
+        return o.closed
+    }
 }
 
 /// A JSON object written field by field (RFC 8259): integers, strings

@@ -40,18 +40,23 @@ extension JournalRecord {
 
     /// Its values by column (``JournalTable/columns``), `id` first.
     var values: [HubValue] {
-        var values = [id.map(HubValue.integer) ?? .null]
+        var values: [HubValue] = []
         values.reserveCapacity(Self.columns.count + 1)
+        values.append(id.hubValue)
         for column in Self.columns { values.append(column.read(self)) }
         return values
     }
 
     /// Inserts the row with `statement`, its table's INSERT
     /// (``JournalTable/insert``) prepared once (GRDB's record insert
-    /// builds its SQL each time), and sets its id.
-    mutating func insert(_ db: Database, prepared statement: Statement) throws {
-        try statement.execute(arguments: StatementArguments(values.map(\.databaseValue)))
+    /// builds its SQL each time), sets its id and returns its journal
+    /// image (``image``).
+    mutating func insert(_ db: Database, prepared statement: Statement) throws -> String {
+        var values = self.values
+        try statement.execute(arguments: StatementArguments(values: values))
         id = db.lastInsertedRowID
+        values[0] = .integer(db.lastInsertedRowID)
+        return Self.image(values)
     }
 }
 
@@ -59,8 +64,8 @@ extension JournalRecord {
 struct ClientRecord: JournalRecord, Equatable {
     static let table = JournalTable.client
     static let columns: [StoredColumn<Self>] = [
-        StoredColumn("name", .text, \.name),
-        StoredColumn("created", .integer, \.created),
+        StoredColumn("name", .text, { $0.name }, { $0.name = $1 }),
+        StoredColumn("created", .integer, { $0.created }, { $0.created = $1 }),
     ]
     var id: Int64?
     var name = ""
@@ -79,12 +84,12 @@ struct ClientRecord: JournalRecord, Equatable {
 struct ProjectRecord: JournalRecord, Equatable {
     static let table = JournalTable.project
     static let columns: [StoredColumn<Self>] = [
-        StoredColumn("client_id", .optionalInteger, \.clientID),
-        StoredColumn("name", .text, \.name),
-        StoredColumn("type", .optionalText, \.type),
-        StoredColumn("billable", .flag, \.billable),
-        StoredColumn("rate_cents", .optionalInteger, \.rateCents),
-        StoredColumn("created", .integer, \.created),
+        StoredColumn("client_id", .optionalInteger, { $0.clientID }, { $0.clientID = $1 }),
+        StoredColumn("name", .text, { $0.name }, { $0.name = $1 }),
+        StoredColumn("type", .optionalText, { $0.type }, { $0.type = $1 }),
+        StoredColumn("billable", .flag, { $0.billable }, { $0.billable = $1 }),
+        StoredColumn("rate_cents", .optionalInteger, { $0.rateCents }, { $0.rateCents = $1 }),
+        StoredColumn("created", .integer, { $0.created }, { $0.created = $1 }),
     ]
     var id: Int64?
     var clientID: Int64?
@@ -113,14 +118,14 @@ struct ProjectRecord: JournalRecord, Equatable {
 struct EntryRecord: JournalRecord, Equatable {
     static let table = JournalTable.entry
     static let columns: [StoredColumn<Self>] = [
-        StoredColumn("project_id", .optionalInteger, \.projectID),
-        StoredColumn("description", .text, \.description),
-        StoredColumn("tags", .text, \.tags),
-        StoredColumn("start", .integer, \.start),
-        StoredColumn("end", .optionalInteger, \.end),
-        StoredColumn("source", .text, \.source),
-        StoredColumn("created", .integer, \.created),
-        StoredColumn("updated", .integer, \.updated),
+        StoredColumn("project_id", .optionalInteger, { $0.projectID }, { $0.projectID = $1 }),
+        StoredColumn("description", .text, { $0.description }, { $0.description = $1 }),
+        StoredColumn("tags", .text, { $0.tags }, { $0.tags = $1 }),
+        StoredColumn("start", .integer, { $0.start }, { $0.start = $1 }),
+        StoredColumn("end", .optionalInteger, { $0.end }, { $0.end = $1 }),
+        StoredColumn("source", .text, { $0.source }, { $0.source = $1 }),
+        StoredColumn("created", .integer, { $0.created }, { $0.created = $1 }),
+        StoredColumn("updated", .integer, { $0.updated }, { $0.updated = $1 }),
     ]
     var id: Int64?
     var projectID: Int64?

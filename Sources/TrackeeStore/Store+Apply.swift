@@ -116,7 +116,7 @@ extension Store {
     /// Appends a row to the intent log and returns its id.
     private func log(_ db: Database, _ row: HubLoggedIntent, replayOf: Int64?) throws -> Int64 {
         try db.cachedStatement(sql: Self.logInsert)
-            .execute(arguments: StatementArguments(row.values.map(\.databaseValue) + [replayOf.databaseValue]))
+            .execute(arguments: StatementArguments(values: row.values, then: replayOf))
         return db.lastInsertedRowID
     }
 
@@ -155,9 +155,9 @@ extension Store {
             id: try HubIDs.next(db, .entry), projectID: resolved.projectID, description: parameters.description,
             tags: tags, start: intent.at.seconds, end: nil, source: intent.source.storedText, created: now.seconds,
             updated: now.seconds)
-        try started.insert(db, prepared: db.cachedStatement(sql: JournalTable.entry.insert))
+        let image = try started.insert(db, prepared: db.cachedStatement(sql: JournalTable.entry.insert))
         let id = started.id!
-        try step.record(db, .entry, id: id, before: nil, after: started.image)
+        try step.record(db, .entry, id: id, before: nil, after: image)
         return IntentResult(
             outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
             previous: previous, created: resolved.created, logID: 0)

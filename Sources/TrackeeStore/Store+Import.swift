@@ -136,9 +136,9 @@ extension Store {
             var record = EntryRecord(
                 id: chosen, projectID: projectID, description: row.description, tags: tags, start: row.start.seconds,
                 end: row.end.seconds, source: entrySource, created: now.seconds, updated: now.seconds)
-            try record.insert(db, prepared: insert)
+            let image = try record.insert(db, prepared: insert)
             let id = record.id!
-            try step.record(db, .entry, id: id, before: nil, after: record.image)
+            try step.record(db, .entry, id: id, before: nil, after: image)
             try keep.execute(arguments: [row.key, id, step.id])
             report.added.append((row.line, id))
             if let overlapped { report.overlapping.append((row.line, id, overlapped)) }

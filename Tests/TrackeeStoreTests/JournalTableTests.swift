@@ -90,12 +90,29 @@ import TrackeeCore
             var entry = EntryRecord(
                 projectID: nil, description: "say \"hi\"", tags: "a,b", start: 100, end: 200, source: "cli", created: 90,
                 updated: 95)
-            try entry.insert(db, prepared: db.cachedStatement(sql: JournalTable.entry.insert))
+            let image = try entry.insert(db, prepared: db.cachedStatement(sql: JournalTable.entry.insert))
+            #expect(image == entry.image)
             return entry
         }
         #expect(entry.id == 1)
+        #expect(entry.image
+            == #"{"id":1,"project_id":null,"description":"say \"hi\"","tags":"a,b","start":100,"end":200,"source":"cli","created":90,"updated":95}"#)
         let read = try queue.read { db in try EntryRecord.fetchOne(db, sql: "SELECT * FROM entry WHERE id = 1") }
         #expect(read == entry)
+    }
+
+    /// Each length a row's arguments are made at: a literal for nine,
+    /// eleven and twelve values, the sequence for any other.
+    @Test func aRowsArgumentsAreItsValuesThenTheRest() {
+        let nine: [HubValue] = [.integer(1), .null, .text("a"), .text(""), .integer(5), .null, .text("cli"), .integer(8),
+                                .integer(9)]
+        #expect(StatementArguments(values: nine) == [1, nil, "a", "", 5, nil, "cli", 8, 9])
+        #expect(StatementArguments(values: Array(nine.prefix(8)), then: 10) == [1, nil, "a", "", 5, nil, "cli", 8, 10])
+        #expect(StatementArguments(values: nine + [.text("k")], then: nil) == [1, nil, "a", "", 5, nil, "cli", 8, 9, "k", nil])
+        #expect(StatementArguments(values: nine + [.null], then: "laptop", "desk")
+            == [1, nil, "a", "", 5, nil, "cli", 8, 9, nil, "laptop", "desk"])
+        #expect(StatementArguments(values: [.integer(3), .text("Acme")], then: 1) == [3, "Acme", 1])
+        #expect(StatementArguments(values: []) == [])
     }
 
     @Test func theIntentLogsFormsAreMadeFromItsList() {
