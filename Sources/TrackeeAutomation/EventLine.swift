@@ -12,9 +12,8 @@ import TrackeeDesk
 /// {"type":"session","state":"locked"}
 /// ```
 ///
-/// Every other `type` is a desk kind (`DeskKind.all`: idle, session, sleep,
-/// network, power, device), whose fields its report reads
-/// (``DeskReport/read(_:)``).
+/// Every other `type` is a desk kind of the registry (`DeskKind.all`),
+/// whose fields its report reads (``DeskReport/read(_:)``).
 ///
 /// `time` (any form `trackee start --at` takes, or seconds since the epoch)
 /// is when the event happened; without it, when the line is read. A line

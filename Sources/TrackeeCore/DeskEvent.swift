@@ -38,6 +38,41 @@ extension DeskReport {
     public func isEqual(to other: any DeskReport) -> Bool { (other as? Self) == self }
 }
 
+/// How far the daemon has taken a source's own numbered history (a
+/// TimeFlip2 cube's intervals): the number of the last change taken, when
+/// it happened, and the series its numbers belong to. The store keeps one
+/// per subject, so a watch reads only what came after it, after a restart
+/// too.
+public struct DeskCursor: Sendable, Equatable {
+    /// What the numbers count: `flip:0C:61:CF:C7:77:71`.
+    public var subject: String
+    public var number: UInt32
+    public var at: Instant
+    /// How many times the source numbered from the start again (a cube
+    /// reset or replaced): a change's number is unique within its series.
+    public var series: UInt32
+
+    public init(subject: String, number: UInt32, at: Instant, series: UInt32 = 0) {
+        self.subject = subject
+        self.number = number
+        self.at = at
+        self.series = series
+    }
+
+    /// Whether `other` stands after this cursor: in a later series, or in
+    /// the same one later in time, then by number. The store keeps the
+    /// later of the two, as ``later(_:_:)`` picks it.
+    public func precedes(_ other: DeskCursor) -> Bool {
+        (series, at, number) < (other.series, other.at, other.number)
+    }
+
+    /// The later of two cursors (either may be nil).
+    public static func later(_ a: DeskCursor?, _ b: DeskCursor?) -> DeskCursor? {
+        guard let a, let b else { return a ?? b }
+        return a.precedes(b) ? b : a
+    }
+}
+
 /// A report that is its own trigger payload: the new state of one subject
 /// (the session, a connection, a device). A report that repeats its
 /// subject's last state is no edge and fires nothing.
@@ -45,8 +80,17 @@ public protocol DeskEdge: DeskReport, TriggerPayload {
     /// What the change is about, and its state after it: `("session",
     /// "locked")`, `("network:<uuid>", "connected")`.
     var edge: (subject: String, state: String) { get }
+    /// Where the change stands in its source's own numbered history, for
+    /// the store to keep once it is taken; nil for most kinds.
+    var cursor: DeskCursor? { get }
+    /// The change, told the state its subject had before it (`edge.state`
+    /// of the last change taken; nil: none since the start), for a kind
+    /// whose rules fire on a crossing (a battery falling below a level).
+    func following(_ previous: String?) -> Self
 }
 
 extension DeskEdge {
     public var kindName: String { Self.kindName }
+    public var cursor: DeskCursor? { nil }
+    public func following(_ previous: String?) -> Self { self }
 }

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import TrackeeCore
 import TrackeeDesk
+import TrackeeStore
 
 /// Builds the desk's monitor once the rules are loaded: `idleInterval` is
 /// how soon (milliseconds) an idle watch that polls must report idleness for
@@ -52,10 +53,17 @@ extension Daemon {
     /// buses `environment` names (or the standard ones) and the kernel's
     /// device events; a change is stamped by `clocks`' wall clock, and the
     /// buses' threads wait on its sleep clock.
-    public static func standardDesk(environment: [String: String], clocks: Clocks = .system) -> DeskMonitorMaker {
-        { interval, log in
+    /// The kinds' watches read `settings`' sections (a cube's), and their
+    /// cursors in `store` (``DeskMemory``).
+    public static func standardDesk(environment: [String: String], clocks: Clocks = .system,
+                                    settings: DeskSettings = .init(), store: Store? = nil) -> DeskMonitorMaker {
+        let memory = store.map { store in
+            DeskMemory(cursor: { subject in try? store.deskCursor(subject) },
+                       keep: { cursor in try? store.takeDeskCursor(cursor) })
+        } ?? .none
+        return { interval, log in
             DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, clock: { clocks.wall.now },
-                        monotonic: clocks.desk, log: log)
+                        monotonic: clocks.desk, settings: settings, memory: memory, log: log)
         }
     }
 }

@@ -11,6 +11,9 @@ import TrackeeCore
 public struct DeskKind: Sendable {
     /// The report: its ``DeskReport/kindName`` names the kind.
     public let report: any DeskReport.Type
+    /// The kind's own section of the settings file, if it has one; the
+    /// watch finds what was read in ``DeskContext/settings``.
+    public let settings: DeskKindSettings?
     public let watch: Watch
 
     /// Where a kind's changes come from.
@@ -24,8 +27,9 @@ public struct DeskKind: Sendable {
         case thread(@Sendable (DeskContext) -> any DeskThreadWatch)
     }
 
-    public init(_ report: any DeskReport.Type, watch: Watch) {
+    public init(_ report: any DeskReport.Type, settings: DeskKindSettings? = nil, watch: Watch) {
         self.report = report
+        self.settings = settings
         self.watch = watch
     }
 
@@ -41,16 +45,21 @@ public struct DeskKind: Sendable {
 }
 
 /// What the watches are made from: the environment (the buses' addresses,
-/// `XDG_SESSION_ID`), how soon an idle watch that polls must report, and the
-/// log.
+/// `XDG_SESSION_ID`), how soon an idle watch that polls must report, the
+/// kinds' settings, the store's cursors, and the log.
 public struct DeskContext: Sendable {
     public var environment: [String: String]
     public var idleIntervalMilliseconds: Int
+    public var settings: DeskSettings
+    public var memory: DeskMemory
     public var log: DeskLog
 
-    public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, log: @escaping DeskLog = { _, _ in }) {
+    public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, settings: DeskSettings = .init(),
+                memory: DeskMemory = .none, log: @escaping DeskLog = { _, _ in }) {
         self.environment = environment
         self.idleIntervalMilliseconds = idleIntervalMilliseconds
+        self.settings = settings
+        self.memory = memory
         self.log = log
     }
 
@@ -105,13 +114,32 @@ extension DeskWatchPlan {
     }
 
     /// The other D-Bus watches, in the order the start line lists them.
-    public static func standard(environment: [String: String]) -> [DeskWatchPlan] {
-        let context = DeskContext(environment: environment)
+    public static func standard(environment: [String: String], settings: DeskSettings = .init(),
+                                memory: DeskMemory = .none, log: @escaping DeskLog = { _, _ in }) -> [DeskWatchPlan] {
+        let context = DeskContext(environment: environment, settings: settings, memory: memory, log: log)
         return DeskKind.all.flatMap { kind -> [DeskWatchPlan] in
             guard case .bus(let plans) = kind.watch else { return [] }
             return plans(context)
         }
     }
+}
+
+/// Where a watch whose source numbers its own history (a cube's intervals)
+/// finds how far the daemon has taken it, after a restart too: the store's
+/// ``DeskCursor``s. The daemon moves a cursor once the rules a change fires
+/// are committed (``DeskEdge/cursor``); `keep` moves it without a change,
+/// for where a first connection starts the history.
+public struct DeskMemory: Sendable {
+    public var cursor: @Sendable (_ subject: String) -> DeskCursor?
+    public var keep: @Sendable (DeskCursor) -> Void
+
+    public init(cursor: @escaping @Sendable (String) -> DeskCursor?, keep: @escaping @Sendable (DeskCursor) -> Void) {
+        self.cursor = cursor
+        self.keep = keep
+    }
+
+    /// No store: every history is taken as seen at each start.
+    public static let none = DeskMemory(cursor: { _ in nil }, keep: { _ in })
 }
 
 extension DeskKind {

@@ -1,6 +1,7 @@
 import Foundation
 import TrackeeAPI
 import TrackeeCore
+import TrackeeDesk
 import TrackeeStore
 import Yams
 
@@ -42,6 +43,9 @@ public struct Settings: Sendable {
     public var http: HTTPSettings?
     /// The `hub:` section; nil: no replication.
     public var hub: HubSettings?
+    /// The desk kinds' own sections (`timeflip:`), read by each kind's
+    /// reader (``DeskKindSettings``).
+    public var desk = DeskSettings()
 
     /// The settings without a file: every key's default.
     public init() {}
@@ -156,13 +160,33 @@ public struct Settings: Sendable {
             case "hub":
                 settings.hub = try HubSetting.parse(value, file: file, line: line(keyNode), environment: environment)
             default:
-                throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http and hub")
+                guard let kind = DeskSettings.kind(claiming: key), let section = kind.settings else {
+                    let known = ["week_start", "create_projects", "export", "location", "traces", "sync", "http", "hub"]
+                        + DeskSettings.keys
+                    throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are "
+                        + known.dropLast().joined(separator: ", ") + " and " + known.last!)
+                }
+                settings.desk.set(kind.name, try section.read(deskSection(key, keyNode, value, file: file, environment: environment)))
             }
         }
         return settings
     }
 
     static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
+
+    /// A desk kind's section, handed to its reader: a mapping of scalars.
+    static func deskSection(_ key: String, _ keyNode: Node, _ node: Node, file: String,
+                            environment: [String: String]) throws -> DeskSection {
+        guard let mapping = node.mapping else { throw bad(file, node, key, "a mapping") }
+        let fields = mapping.map { name, value in
+            DeskSection.Field(name: name.string ?? "", text: value.scalar != nil ? value.string : nil, line: line(value))
+        }
+        return DeskSection(key: key, file: file, line: line(keyNode), fields: fields) { path, field, kind, fill in
+            let expanded = XDGDirectories.expandingHome(path, environment: environment)
+            try PushSetting.checkSecretFile(expanded, at: "\(file):\(field.line): \(expanded)", kind: kind, fill: fill)
+            return expanded
+        }
+    }
 
     static func choices(_ values: [String]) -> String {
         "one of " + values.joined(separator: ", ")
