@@ -38,7 +38,7 @@ public struct DeskKind: Sendable {
 
     /// Every desk kind, in the order `trackee run`'s start line lists
     /// their watches.
-    public static let all: [DeskKind] = [.idle, .session, .sleep, .network, .power, .device]
+    public static let all: [DeskKind] = [.idle, .session, .sleep, .network, .power, .device, .flip]
 
     /// The kind an event line's `type` names.
     public static func named(_ name: String) -> DeskKind? { all.first { $0.name == name } }
@@ -101,6 +101,11 @@ extension DeskKind {
         [DeskWatchPlan(reports: "power", bus: .system, serviceName: "org.freedesktop.UPower") { PowerWatch() }]
     })
     static let device = DeskKind(DeviceEdge.self, watch: .thread { context in DeviceWatch(log: context.log) })
+    /// The cube of the settings' `timeflip:`, through BlueZ; none without it.
+    static let flip = DeskKind(FlipEdge.self, settings: TimeFlipSettings.section, watch: .bus { context in
+        guard let cube = context.settings[FlipEdge.kindName, as: TimeFlipSettings.self] else { return [] }
+        return [TimeFlipWatch.plan(cube, memory: context.memory, log: context.log)]
+    })
 }
 
 extension DeskWatchPlan {
