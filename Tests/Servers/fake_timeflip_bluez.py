@@ -29,6 +29,7 @@ import time
 import dbus
 import dbus.bus
 import dbus.exceptions
+import dbus.lowlevel
 import dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
@@ -686,8 +687,6 @@ class Bluez:
             raise BluezError("org.bluez.Error.Failed", "Not connected")
         if "write" not in characteristic.flags:
             raise BluezError("org.bluez.Error.NotSupported", "Operation is not supported")
-        if characteristic.service.claimed:
-            raise BluezError("org.bluez.Error.NotAuthorized", "Operation Not Authorized")
         packets = self.cube.write(characteristic.uuid, bytes(value))
         if packets is not None:
             self.send_stream(packets)
@@ -789,6 +788,23 @@ class BluezObject(dbus.service.Object):
 
     def interfaces(self):
         return {}
+
+    def _message_cb(self, connection, message):
+        """Refuses a call whose arguments do not have the method's signature,
+        as bluetoothd does, before dbus-python would take them anyway."""
+        if message.get_type() == dbus.lowlevel.MESSAGE_TYPE_METHOD_CALL:
+            try:
+                method = dbus.service._method_lookup(self, message.get_member(), message.get_interface())[0]
+            except dbus.exceptions.DBusException:
+                method = None
+            wanted = getattr(method, "_dbus_in_signature", None) or ""
+            if method is not None and message.get_signature() != wanted:
+                connection.send_message(dbus.lowlevel.ErrorMessage(
+                    message, "org.freedesktop.DBus.Error.UnknownMethod",
+                    'Method "%s" with signature "%s" on interface "%s" doesn\'t exist'
+                    % (message.get_member(), message.get_signature(), message.get_interface())))
+                return
+        super()._message_cb(connection, message)
 
     @dbus.service.method(PROPS, in_signature="ss", out_signature="v")
     def Get(self, interface, name):
