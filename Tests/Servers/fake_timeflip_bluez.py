@@ -477,14 +477,14 @@ class Bluez:
         """Connects to the bus as a new bluetoothd would, owns org.bluez, exports the tree."""
         if self.running:
             return
-        connection = self.connection = dbus.bus.BusConnection(self.address)
+        connection = dbus.bus.BusConnection(self.address)
         connection.set_exit_on_disconnect(False)
+        if connection.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE) != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
+            connection.close()
+            raise BluezError("org.trackee.FakeCube.Error.NameTaken", "%s already has an owner" % BLUEZ)
         connection.add_signal_receiver(lambda *_: self.bus_lost(connection), signal_name="Disconnected",
-                                            dbus_interface="org.freedesktop.DBus.Local",
-                                            path="/org/freedesktop/DBus/Local")
-        reply = self.connection.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
-        if reply != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
-            raise SystemExit("fake_timeflip_bluez: %s already has an owner on %s" % (BLUEZ, self.address))
+                                       dbus_interface="org.freedesktop.DBus.Local", path="/org/freedesktop/DBus/Local")
+        self.connection = connection
         self.running = True
         self.root = Root(self, "/")
         self.export(AgentManager(self, "/org/bluez"))
@@ -576,11 +576,13 @@ class Bluez:
         if self.connecting:
             raise BluezError("org.bluez.Error.InProgress", "In Progress")
         self.connecting = True
+        connection = self.connection
 
         def finish():
-            self.connecting = False
-            if not self.running:
+            # A bluetoothd that was stopped meanwhile never answers: the bus does.
+            if connection is not self.connection:
                 return False
+            self.connecting = False
             if self.in_range and self.powered:
                 self.link_up()
                 reply()
@@ -1289,7 +1291,11 @@ def main(argv=None):
     if options.time_sync_required:
         bluez.cube.system_state[:2] = b"\x02\x01"
     Control(control, bluez)
-    bluez.start()
+    try:
+        bluez.start()
+    except BluezError as error:
+        print("fake_timeflip_bluez: " + error.get_dbus_message(), file=sys.stderr)
+        return 1
     for number in (signal.SIGTERM, signal.SIGINT):
         GLib.unix_signal_add(GLib.PRIORITY_HIGH, number, quit_loop)
     if options.exit_on_stdin_eof:

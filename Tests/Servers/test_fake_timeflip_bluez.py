@@ -767,6 +767,23 @@ class Restart(CubeTest):
         self.connect()
         self.assertEqual(self.read(FACETS), b"\x00")
 
+    def test_a_connect_pending_when_bluez_stops_is_answered_by_the_bus(self):
+        self.fake.close()
+        self.fake = Fake(self.bus.address, "--connect-delay-ms", "800")
+        answers = []
+        device = self.connection.get_object("org.bluez", DEVICE_PATH, introspect=False)
+        device.Connect(dbus_interface=DEVICE, reply_handler=lambda: answers.append("connected"),
+                       error_handler=lambda error: answers.append(error.get_dbus_name()))
+        self.settle()
+        self.assertError("org.bluez.Error.InProgress", "In Progress", self.connect)
+        self.control("StopBlueZ")
+        self.wait_for(lambda: answers)
+        self.control("StartBlueZ")
+        time.sleep(1)
+        self.settle()
+        self.assertEqual(answers, ["org.freedesktop.DBus.Error.NoReply"])
+        self.assertFalse(self.state("connected"))
+
     def test_restart_comes_back_after_the_given_time(self):
         self.control("RestartBlueZ", 300)
         self.assertFalse(self.state("bluez_running"))
@@ -891,6 +908,14 @@ class Process(unittest.TestCase):
         done = subprocess.run([sys.executable, FAKE, "--bus", self.bus.address], capture_output=True)
         self.assertEqual((done.returncode, done.stdout, done.stderr.decode()),
                          (1, b"", "fake_timeflip_bluez: org.trackee.FakeCube already has an owner\n"))
+
+    def test_it_refuses_to_start_when_org_bluez_has_an_owner(self):
+        squatter = dbus.bus.BusConnection(self.bus.address)
+        self.addCleanup(squatter.close)
+        squatter.request_name("org.bluez")
+        done = subprocess.run([sys.executable, FAKE, "--bus", self.bus.address], capture_output=True)
+        self.assertEqual((done.returncode, done.stdout, done.stderr.decode()),
+                         (1, b"", "fake_timeflip_bluez: org.bluez already has an owner\n"))
 
 
 if __name__ == "__main__":
