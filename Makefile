@@ -67,7 +67,9 @@ demo: deps
 # clients (location feeds); valgrind (the calendar leak check); and python3
 # (the fake Clockify and Toggl Track servers in Tests/Servers); dbus-daemon
 # and python3-dbusmock (the D-Bus tests, which run Debian's /usr/bin/python3
-# against a private dbus-daemon; libdbus-1-dev itself is a build package);
+# against a private dbus-daemon, as does the fake TimeFlip2 cube in
+# Tests/Servers, with the python3-dbus and python3-gi dbusmock brings;
+# libdbus-1-dev itself is a build package);
 # curl and openssl (the HTTP tests' client, and their TLS certificate);
 # for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
 # and python3-jinja2 (Home Assistant's templates); postgresql-15, whose
@@ -89,21 +91,25 @@ test: deps
 	$(SWIFT) build $(DEBUG_FLAGS) --build-tests
 	@# Beside the Swift tests, which wait on processes and buses much of
 	@# the time and leave a core idle, one job builds the leak check (a
-	@# release build, in a scratch path of its own), runs the fake Clockify
-	@# and Toggl Track servers' own tests, and runs the leak check: every
-	@# test calendar loaded and expanded 10 times under valgrind. Its log
-	@# is printed after the Swift tests; both must succeed.
+	@# release build, in a scratch path of its own), runs the own tests of
+	@# the fake Clockify and Toggl Track servers and of the fake TimeFlip2
+	@# cube behind a mock BlueZ (Debian's python3, for dbus-python), and
+	@# runs the leak check: every test calendar loaded and expanded 10
+	@# times under valgrind. Its log is printed after the Swift tests; both
+	@# must succeed.
 	@mkdir -p .build-leaks; \
 	{ $(SWIFT) build -c release --scratch-path .build-leaks --product trackee-calendar-leaks && \
 	  echo "== the fake Clockify and Toggl Track servers the sync tests run against" && \
 	  python3 -m unittest Tests/Servers/test_fake_time_service.py && \
+	  echo "== the fake TimeFlip2 cube behind a mock BlueZ" && \
+	  /usr/bin/python3 -m unittest Tests/Servers/test_fake_timeflip_bluez.py && \
 	  echo "== calendar leak check: every test calendar loaded and expanded 10 times under valgrind" && \
 	  valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=1 \
 		$(LEAK_CHECK) --rounds 10 Tests/TrackeeCalendarTests/Calendars; \
 	} >.build-leaks/beside.log 2>&1 & beside=$$!; \
 	$(SWIFT) test --skip-build; tests=$$?; \
 	wait $$beside; checks=$$?; \
-	echo "== made beside the Swift tests: the leak check's build, the fake servers' tests, the leak check (exit $$checks)"; \
+	echo "== made beside the Swift tests: the leak check's build, the fakes' tests, the leak check (exit $$checks)"; \
 	grep -v -e '^### unhandled dwarf2' -e '^--[0-9]*--' -e '^get_Form' .build-leaks/beside.log | grep -v '^\[[0-9]*/[0-9]*\]'; \
 	[ $$tests -eq 0 ] && [ $$checks -eq 0 ]
 
