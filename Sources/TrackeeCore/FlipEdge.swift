@@ -24,11 +24,15 @@ public struct FlipEdge: DeskEdge {
     /// The cube's number of the interval this change began; nil for the
     /// battery, and for an event line that gives none.
     public var event: UInt32?
+    /// When the cube says the interval began (its clock, corrected); the
+    /// event's time. Nil for the battery.
+    public var flippedAt: Instant?
 
-    public init(device: String, _ change: Change, event: UInt32? = nil) {
+    public init(device: String, _ change: Change, event: UInt32? = nil, flippedAt: Instant? = nil) {
         self.device = device
         self.change = change
         self.event = event
+        self.flippedAt = flippedAt
     }
 
     public static let kindName = "flip"
@@ -59,7 +63,10 @@ public struct FlipEdge: DeskEdge {
     }
 
     public func fields(zone: Zone) -> [String: String] {
-        var fields = ["device": device, "event": event.map { String($0) } ?? "", "facet": facet.map { String($0) } ?? ""]
+        var fields = [
+            "device": device, "event": event.map { String($0) } ?? "", "facet": facet.map { String($0) } ?? "",
+            "flipped_at": flippedAt.map(zone.iso8601) ?? "", "battery": "",
+        ]
         switch change {
         case .facet: fields["state"] = "running"
         case .paused: fields["state"] = "paused"
@@ -112,7 +119,8 @@ public struct FlipEdge: DeskEdge {
             throw Failure("\"facet\" must be a whole number from 1 to 12")
         }
         let state: FlipState = try line.word("state", default: .running)
-        return FlipEdge(device: device, state == .paused ? .paused(facet: facet) : .facet(facet), event: event)
+        return FlipEdge(device: device, state == .paused ? .paused(facet: facet) : .facet(facet), event: event,
+                        flippedAt: line.read)
     }
 }
 
@@ -122,13 +130,17 @@ public enum FlipState: String, Sendable, Equatable, CaseIterable {
 }
 
 extension TriggerPayload where Self == FlipEdge {
-    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil) -> FlipEdge {
-        FlipEdge(device: device, change, event: event)
+    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil, flippedAt: Instant? = nil)
+        -> FlipEdge
+    {
+        FlipEdge(device: device, change, event: event, flippedAt: flippedAt)
     }
 }
 
 extension DeskEvent {
-    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil) -> DeskEvent {
-        DeskEvent(FlipEdge(device: device, change, event: event))
+    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil, flippedAt: Instant? = nil)
+        -> DeskEvent
+    {
+        DeskEvent(FlipEdge(device: device, change, event: event, flippedAt: flippedAt))
     }
 }

@@ -2,8 +2,9 @@ import TrackeeCore
 
 /// What makes a rule fire: the trigger config a rule file wrote, one type
 /// per kind, each in a file of its own with its ``TriggerKind`` entry
-/// (``TriggerKind/all`` lists the twelve: schedule, focus, calendar,
-/// arrive, leave, timer, idle, session, sleep, network, power, device). A
+/// (``TriggerKind/all`` lists the thirteen: schedule, focus, calendar,
+/// arrive, leave, timer, idle, session, sleep, network, power, device,
+/// flip). A
 /// rule file writes one as a mapping whose distinguishing key names the
 /// kind:
 ///
@@ -97,7 +98,7 @@ struct TriggerKind: Sendable {
 
     /// Every kind there is.
     static let all: [TriggerKind] = [
-        .schedule, .focus, .calendar, .arrive, .leave, .timer, .idle, .session, .sleep, .network, .power, .device,
+        .schedule, .focus, .calendar, .arrive, .leave, .timer, .idle, .session, .sleep, .network, .power, .device, .flip,
     ]
 
     /// Reads one item of `when`, and the kind it turned out to be.
