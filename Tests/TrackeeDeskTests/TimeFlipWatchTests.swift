@@ -456,6 +456,24 @@ extension DeskBusSuites {
             }
         }
 
+        /// Connect() outlasting the watch's 4 s: the bus answers NoReply, the
+        /// attach fails, and the connection bluetoothd made meanwhile is
+        /// used by the next one.
+        @Test func aConnectWithoutAnswerFailsTheAttachAndTheNextUsesTheConnection() throws {
+            try withCube(["--connect-delay-ms", "4500"]) { fake, connection, settings in
+                var watch = settings.watch()
+                #expect {
+                    try watch.attach(connection, now: t)
+                } throws: { error in
+                    "\(error)".hasPrefix("the cube \(Self.cube) is not connected: ") && "\(error)".hasSuffix("(org.freedesktop.DBus.Error.NoReply)")
+                }
+                for _ in 0..<200 where try fake.state("connected") != .bool(true) { usleep(10_000) }
+                #expect(try watch.attach(connection, now: t).map(Reported.init) == [battery(90, nil, at: t)])
+                #expect(try fake.calls().filter { $0.hasPrefix("Connect") }.count == 1)
+                #expect(settings.warnings.count == 1)
+            }
+        }
+
         @Test func aFailedSetUpAfterAReconnectionIsTriedAgainOnALaterSignal() throws {
             try withCube { fake, connection, settings in
                 var watch = settings.watch()
