@@ -34,8 +34,8 @@ let package = Package(
         // dynamically linked executable that `trackee sync` runs, so the
         // static `trackee` carries none of it.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "TrackeeSync", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
-        .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync"]),
+        .target(name: "TrackeePush", dependencies: ["TrackeeCore", "TrackeeStore", "CCurl"]),
+        .executableTarget(name: "trackee-sync", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush"]),
         // The desk's system sources: libdbus-1, linked into `trackee` (the
         // static libdbus-1.a; BENCHMARKS.md has its start-up cost).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
@@ -88,6 +88,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The settings file (config.yaml), read and checked by every
+        // command: its own module so that it is tested without the binary.
+        .target(
+            name: "TrackeeSettings",
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", .product(name: "Yams", package: "Yams")]),
         // What the one-shot commands and `run` share: the runner, the
         // trigger sources, rule and calendar files, the feed run, event
         // lines (which find the desk kinds in TrackeeDesk's registry).
@@ -120,9 +125,9 @@ let package = Package(
                 "TrackeeDaemon",
                 "TrackeeAPI",
                 "TrackeeImport",
+                "TrackeeSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(name: "trackee", dependencies: ["TrackeeCommands"]),
@@ -147,7 +152,7 @@ let package = Package(
                 "TrackeeCore", "TrackeeStore", "TrackeeReplication", "TrackeeTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore"]),
+        .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeeImportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeImport"]),
         .testTarget(
             name: "TrackeeDaemonTests",
@@ -164,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "TrackeeAutomationTests",
             dependencies: [
-                "TrackeeCore", "TrackeeAutomation",
+                "TrackeeCore", "TrackeeAutomation", "TrackeeRules", "TrackeeStore", "TrackeeCalendar", "TrackeeTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Its DeskRunTests run the built `trackee run` and read its store.
@@ -184,7 +189,8 @@ let package = Package(
         .testTarget(
             name: "TrackeeStoreTests",
             dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TrackeeSyncTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeSync", "TrackeeTestSupport"]),
+        .testTarget(name: "TrackeeSettingsTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeSettings", "TrackeeTestSupport"]),
+        .testTarget(name: "TrackeePushTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush", "TrackeeTestSupport"]),
         // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
         // under keyed requests, fuzzed requests; the built `trackee run`
         // against Python clients (Clients/).

@@ -104,6 +104,19 @@ public struct Automation: Sendable {
         return TimedLookAhead.upcoming(served, after: instant, count: count, TimedContext(zone: zone, state: state)) { _ in true }
     }
 
+    /// The kinds of the enabled rules' desk triggers (`idle`, `session`,
+    /// …), each once, in the order the rules first name them: they fire
+    /// when the machine changes, so no look-ahead has a time for them.
+    public var untimedKinds: [String] {
+        var kinds: [String] = []
+        for rule in ruleSet.rules where rule.enabled {
+            for case let trigger as any DeskTrigger in rule.triggers where !kinds.contains(trigger.kindName) {
+                kinds.append(trigger.kindName)
+            }
+        }
+        return kinds
+    }
+
     private func enabledCopy(_ rule: Rule) -> Rule {
         var rule = rule
         rule.enabled = true

@@ -44,4 +44,27 @@ public enum CalendarFiles {
     /// How many warnings of one calendar are written out before the rest
     /// are counted.
     public static let shownWarnings = 10
+
+    /// The calendar `name` names, as `trackee calendar list` takes it: one
+    /// of `defined` (the rules' calendars) by its name, else the path of an
+    /// .ics file or a vdir folder. A word that is neither a file nor a
+    /// calendar of the rules (no `/` in it) is refused naming the rules'
+    /// calendars; anything else wrong, with the calendar's own error (its
+    /// file and line).
+    public static func named(_ name: String, among defined: [TrackeeRules.CalendarReference], zone: Zone,
+                             environment: [String: String]) throws(Refusal) -> EventCalendar {
+        let source = defined.first { $0.name == name }
+        let path = source.map { XDGDirectories.expandingHome($0.path, environment: environment) } ?? name
+        do {
+            return try EventCalendar.load(name: source?.name ?? name, path: path, zone: zone)
+        } catch {
+            if source == nil && error.line == 0 && !name.contains("/") {
+                let names = defined.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw Refusal(
+                    "\(name): no such calendar file or folder, and no calendar of that name in the rules"
+                        + (names.isEmpty ? "" : " (calendars: \(names))"))
+            }
+            throw Refusal("\(error)")
+        }
+    }
 }

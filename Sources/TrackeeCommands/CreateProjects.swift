@@ -2,17 +2,6 @@ import Foundation
 import TrackeeCore
 import TrackeeStore
 
-/// The `create_projects` setting: what a project name that does not exist
-/// does, so that a typo ("Dcos") does not become a new project unseen.
-enum CreateProjects: String, CaseIterable {
-    /// On a terminal, ask; elsewhere (scripts, rules) refuse.
-    case ask
-    /// Create it, as trackee always did.
-    case always
-    /// Refuse; `--new-project` creates one.
-    case never
-}
-
 extension Session {
     /// Runs a write that may name a project that does not exist. With
     /// `--new-project` (`allowed`) or `create_projects: always` the write

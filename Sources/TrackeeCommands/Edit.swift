@@ -116,12 +116,9 @@ enum EntryArgument {
 /// Signed amounts such as `-2h`, `+15m`, `-1h30m`.
 enum Relative {
     static func seconds(_ text: String, option: String) throws -> Int64 {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("-") || trimmed.hasPrefix("+"),
-              let instant = try? TimeExpression.parse(trimmed, now: Instant(seconds: 0), zone: .utc)
-        else {
+        guard let seconds = TimeExpression.signedAmount(text) else {
             throw CommandFailure.usage("\(option): cannot read \"\(text)\" as an amount of time; use a signed amount such as -2h, +15m or -1h30m")
         }
-        return instant.seconds
+        return seconds
     }
 }

@@ -66,76 +66,22 @@ extension Trackee {
                 if let timeFormat { options.timeFormat = timeFormat }
                 if let durationFormat { options.durationFormat = durationFormat }
                 let store = try session.openStore(person: person)
-                let sink = try ExportSink(path: output)
+                let sink: ExportFile
+                do throws(Refusal) { sink = try ExportFile(path: output) } catch { throw CommandFailure.refused(error.message) }
                 do {
                     try write(store: store, from: from, to: to, options: options, zone: session.zone, sink: sink)
                     try sink.finish()
                 } catch {
                     sink.abandon()
-                    throw error
+                    throw (error as? Refusal).map { CommandFailure.refused($0.message) } ?? error
                 }
             }
         }
 
-        private func write(store: Store, from: Instant?, to: Instant?, options: ExportOptions, zone: Zone, sink: ExportSink) throws {
+        private func write(store: Store, from: Instant?, to: Instant?, options: ExportOptions, zone: Zone, sink: ExportFile) throws {
             try store.export(Exporter(format: format, options: options), from: from, to: to, zone: zone) {
                 try sink.write($0)
             }
         }
-    }
-}
-
-/// Where an export goes: stdout, or a file written beside its final name
-/// and renamed into place, so a failed export never leaves half a file.
-final class ExportSink {
-    private let fd: Int32
-    private let path: String?
-    private let temporary: String?
-
-    init(path: String?) throws {
-        guard let path, path != "-" else {
-            fd = 1
-            self.path = nil
-            temporary = nil
-            return
-        }
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw CommandFailure.refused("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        self.fd = fd
-        self.path = path
-        temporary = tmp
-    }
-
-    func write(_ text: String) throws {
-        var text = text
-        try text.withUTF8 { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw CommandFailure.refused("cannot write \(path ?? "standard output"): \(String(cString: strerror(errno)))")
-                }
-                offset += n
-            }
-        }
-    }
-
-    func finish() throws {
-        guard let path, let temporary else { return }
-        if fsync(fd) != 0 || close(fd) != 0 || rename(temporary, path) != 0 {
-            let message = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CommandFailure.refused("cannot write \(path): \(message)")
-        }
-    }
-
-    func abandon() {
-        guard let temporary else { return }
-        close(fd)
-        unlink(temporary)
     }
 }

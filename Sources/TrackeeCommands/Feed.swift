@@ -99,9 +99,9 @@ extension Trackee {
                 report: { report in
                     guard !session.out.json else { return }
                     if dryRun {
-                        for line in session.dryRunLines(report) { session.out.line(line) }
+                        for line in report.dryRunLines(zone: session.zone, style: session.out.style) { session.out.line(line) }
                     } else {
-                        session.out.line(session.describe(report))
+                        session.out.line(report.line(zone: session.zone))
                     }
                 },
                 warning: { text, number in

@@ -40,9 +40,7 @@ struct FilterOptions: ParsableArguments {
         if let from { words += ["--from", from] }
         if let to { words += ["--to", to] }
         words += project.flatMap { ["--project", $0] } + client.flatMap { ["--client", $0] } + tags.flatMap { ["--tag", $0] }
-        return words.map { word in
-            word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0) }
-                ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-        }
+        // None is empty: an empty time or name is refused before a page is shown.
+        return words.map(shellQuoted)
     }
 }

@@ -147,9 +147,8 @@ struct IntentView: Encodable {
         trigger = r.trigger
         device = r.device
         voided = r.voided
-        if r.action == "start", let object = try? JSONSerialization.jsonObject(with: Data(r.parameters.utf8)) as? [String: Any] {
-            parameters = Parameters(project: object["project"] as? String, client: object["client"] as? String,
-                                    description: object["description"] as? String ?? "", tags: object["tags"] as? [String] ?? [])
+        if r.action == "start", let p = TimerParameters(loggedParameters: r.parameters) {
+            parameters = Parameters(project: p.project, client: p.client, description: p.description, tags: p.tags)
         }
     }
 }

@@ -20,8 +20,8 @@ public protocol HubReplicator: Sendable {
     /// with it.
     func sync(
         store: Store, location: StoreLocation, settings: HubSettings, password: String?, batch: Int,
-        progress: ((HubSyncReport) -> Void)?, now: @escaping () -> Instant
-    ) throws -> [HubSyncReport]
+        progress: ((ReplicationReport) -> Void)?, now: @escaping () -> Instant
+    ) throws -> [ReplicationReport]
     func share(_ settings: HubSettings, password: String?, with person: String, level: String?) throws
     func service(settings: HubSettings, password: String?, store: Store, logger: Logger) -> any Service
 }

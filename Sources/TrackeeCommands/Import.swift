@@ -116,7 +116,7 @@ struct ImportSummary {
         if report.known > 0 { notes.append("\(report.known) already imported") }
         if skipped > 0 { notes.append("\(skipped) skipped") }
         var lines = [
-            (dryRun ? "would import " : "imported ") + count(report.added.count, "entry", "entries")
+            (dryRun ? "would import " : "imported ") + counted(report.added.count, "entry", "entries")
                 + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"),
         ]
         if !report.created.isEmpty {

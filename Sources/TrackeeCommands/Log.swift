@@ -55,27 +55,16 @@ extension Trackee {
                 var entries = try store.log(limit: limit + 1, before: cursor, filter: matching, now: session.now)
                 let hasMore = entries.count > limit
                 if hasMore { entries.removeLast() }
-                var days: [(LocalDate, [Entry])] = []
-                for e in entries {
-                    let day = session.zone.localDate(e.start)
-                    if days.last?.0 == day { days[days.count - 1].1.append(e) } else { days.append((day, [e])) }
-                }
+                let days = session.zone.days(of: entries)
                 // A day's total counts the whole day, not just this page,
                 // as far as the filter's window reaches into it.
-                let totals = try days.map { day, _ -> Int64 in
-                    var start = session.zone.startOfDay(day)
-                    var end = session.zone.startOfDay(day.adding(days: 1))
-                    if let from = matching.from { start = max(start, from) }
-                    if let to = matching.to { end = min(end, to) }
-                    guard end > start else { return 0 }
-                    return try store.total(in: Timespan(start: start, end: end), now: session.now, matching: matching)
-                }
+                let totals = try store.dayTotals(days.map { $0.date }, zone: session.zone, now: session.now, matching: matching)
                 let next = hasMore ? entries.last?.id : nil
                 if session.out.json {
                     session.out.emit(View(
                         days: zip(days, totals).map { d, total in
-                            DayView(date: d.0.description, total_seconds: total,
-                                    entries: d.1.map { EntryView($0, session: session) })
+                            DayView(date: d.date.description, total_seconds: total,
+                                    entries: d.entries.map { EntryView($0, session: session) })
                         },
                         next_before: next))
                     return
@@ -110,15 +99,5 @@ extension Trackee {
                 }
             }
         }
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-
-    func rightPadded(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -1,16 +1,15 @@
 import Foundation
 import TrackeeCore
 
-/// Writes results to stdout: text for people, JSON for programs. Colour
-/// only on a terminal, and never when NO_COLOR is set (no-color.org).
+/// Writes results to stdout: text for people, JSON for programs, styled as
+/// ``TextStyle`` decides (colour only on a terminal, never with NO_COLOR).
 struct Output {
     let json: Bool
-    let color: Bool
+    let style: TextStyle
 
     init(environment: [String: String], json: Bool) {
         self.json = json
-        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        color = !json && !noColor && environment["TERM"] != "dumb" && isatty(1) == 1
+        style = TextStyle(environment: environment, json: json, terminal: isatty(1) == 1)
     }
 
     func line(_ text: String = "") {
@@ -25,8 +24,8 @@ struct Output {
         writeAll(1, String(decoding: data, as: UTF8.self) + "\n")
     }
 
-    func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
-    func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
-    func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { style.bold(s) }
+    func dim(_ s: String) -> String { style.dim(s) }
+    func green(_ s: String) -> String { style.green(s) }
+    func yellow(_ s: String) -> String { style.yellow(s) }
 }

@@ -56,11 +56,11 @@ extension Trackee {
                 let directories = RuleFiles.watchedDirectories(explicit: rules.paths, environment: environment)
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
-                var sync: SyncDrain?
+                var sync: PushDrain?
                 if !session.settings.sync.isEmpty {
                     do {
-                        let job = SyncJob(command: "drain", targets: session.settings.sync, session: session, store: store)
-                        sync = SyncDrain(argv: try job.argv(), environment: environment, store: store)
+                        let job = PushJob(command: "drain", targets: session.settings.sync, session: session, store: store)
+                        sync = PushDrain(argv: try job.argv(), environment: environment, store: store)
                     } catch {
                         logger.error("sync: \(error); entries stay queued until trackee sync runs")
                     }

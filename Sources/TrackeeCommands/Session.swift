@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackeeCore
+import TrackeeSettings
 import TrackeeStore
 
 /// What a command runs with: the clock, the zone, the settings, the store
@@ -22,7 +23,7 @@ struct Session {
 
     init(_ common: CommonOptions) throws {
         self.common = common
-        environment = Session.processEnvironment()
+        environment = ProcessEnvironment.current()
         zone = Zone.local()
         if let fake = environment["TRACKEE_NOW"], !fake.isEmpty {
             do {
@@ -33,25 +34,12 @@ struct Session {
         } else {
             now = SystemClock.now()
         }
-        settings = try Settings.load(environment: environment, zone: zone)
-        out = Output(environment: environment, json: common.json)
-    }
-
-    /// The environment, read from `environ` directly; Foundation's
-    /// `ProcessInfo.environment` builds the same dictionary at several
-    /// times the cost. The first of two equal names wins, as with getenv.
-    static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let eq = text.firstIndex(of: "=") {
-                let name = String(text[..<eq])
-                if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
-            }
-            entry += 1
+        do {
+            settings = try Settings.load(environment: environment, zone: zone)
+        } catch let refusal as Refusal {
+            throw CommandFailure.config(refusal.message)
         }
-        return result
+        out = Output(environment: environment, json: common.json)
     }
 
     func openStore() throws -> Store {
@@ -60,7 +48,7 @@ struct Session {
         // knows: it learns the settings' before any entry is written.
         // Without a sync: section nothing is read (targets a store still
         // has are dropped by the sync commands).
-        if !settings.sync.isEmpty { try store.registerSyncTargets(settings.sync.map(\.record)) }
+        if !settings.sync.isEmpty { try store.registerPushTargets(settings.sync.map(\.record)) }
         return store
     }
 

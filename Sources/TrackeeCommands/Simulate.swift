@@ -63,9 +63,9 @@ extension Trackee {
                 let simulation = Simulation(automation: automation, runner: runner, from: start, to: end, steps: steps)
                 let events = try simulation.play { _, reports in
                     if session.out.json {
-                        firings += reports.map { FiringView(simulated: $0, session: session) }
+                        firings += reports.map { FiringView(simulated: $0, zone: session.zone) }
                     } else {
-                        for report in reports { lines += session.dryRunLines(report) }
+                        for report in reports { lines += report.dryRunLines(zone: session.zone, style: session.out.style) }
                     }
                     guard why else { return }
                     let (new, last) = try store.traces(after: lastTrace)
@@ -127,12 +127,6 @@ extension Trackee {
             }
         }
 
-        /// An argv element as a person would type it, for display only.
-        static func quoted(_ s: String) -> String {
-            s.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0) } && !s.isEmpty
-                ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }
-
         /// The whole simulation as one JSON object (trackee(1), JSON OUTPUT).
         struct View: Encodable {
             var from: String
@@ -183,32 +177,10 @@ extension Trackee {
             let summary = try store.summary(in: Timespan(start: from, end: to), now: to, by: .project)
             let total = summary.seconds
             for line in summary.lines {
-                let name = (line.name ?? "(no project)") + (line.client.map { " (\($0))" } ?? "")
-                session.out.line("  total \(name): \(session.duration(line.seconds))")
+                session.out.line("  total \(line.shownName(by: .project)): \(session.duration(line.seconds))")
             }
             session.out.line("  total: \(session.duration(total))")
         }
-    }
-}
-
-/// A firing of a simulation, with what its `notify` and `run` actions
-/// would have done (a simulation does neither).
-extension FiringView {
-    init(simulated report: Runner.Report, session: Session) {
-        self.init(report, session: session)
-        var notify: [String] = []
-        var run: [[String]] = []
-        if case .fired = report.status {
-            for action in report.firing.actions {
-                switch action {
-                case .intent: break
-                case .notify(let title, let body): notify.append(title + (body.map { ": \($0)" } ?? ""))
-                case .run(let argv, _): run.append(argv)
-                }
-            }
-        }
-        would_notify = notify.isEmpty ? nil : notify
-        would_run = run.isEmpty ? nil : run
     }
 }
 

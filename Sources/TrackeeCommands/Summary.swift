@@ -72,7 +72,7 @@ extension Trackee {
             try Session.run(common) { session in
                 let entries = try filter.filter(session)
                 let span: Timespan
-                var title: String
+                let title: String
                 if let start = entries.from {
                     let end = entries.to ?? session.now
                     guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
@@ -82,13 +82,7 @@ extension Trackee {
                     let anchor = try date.map { try session.time($0, option: "--date") } ?? session.now
                     let period: Period = week ? .week : (month ? .month : .day)
                     span = session.zone.span(period, containing: anchor, weekStart: session.settings.weekStart)
-                    let first = session.zone.localDate(span.start)
-                    let last = session.zone.localDate(span.end).adding(days: -1)
-                    switch period {
-                    case .day: title = "\(Weekday(rawValue: first.weekday)?.shortName ?? "") \(first)"
-                    case .week: title = "week \(first) – \(last)"
-                    case .month: title = "\(first.year)-\(pad(first.month, 2))"
-                    }
+                    title = session.zone.title(of: period, span: span)
                 }
                 let store = try session.openStore(person: person)
                 let summary = try store.summary(in: span, now: session.now, by: grouping, matching: entries)
@@ -109,18 +103,12 @@ extension Trackee {
                     session.out.line(entries.namesNothing ? "no time tracked" : "no time tracked that matches")
                     return
                 }
-                let names = summary.lines.map { line -> String in
-                    switch grouping {
-                    case .project: return (line.name ?? "(no project)") + (line.client.map { " (\($0))" } ?? "")
-                    case .client: return line.name ?? "(no client)"
-                    case .tag: return line.name.map { "#" + $0 } ?? "(no tag)"
-                    }
-                }
+                let names = summary.lines.map { $0.shownName(by: grouping) }
                 let split = summary.billableSeconds > 0
                 let width = max(split ? 12 : 5, names.map(\.count).max() ?? 0)
                 func row(_ name: String, _ seconds: Int64, _ cents: Int64?) -> String {
                     var text = "  " + name.rightPadded(width) + "  " + session.duration(seconds).leftPadded(7)
-                    if let cents { text += "  " + money(cents).leftPadded(10) }
+                    if let cents { text += "  " + formatMoney(cents).leftPadded(10) }
                     return text
                 }
                 for (line, name) in zip(summary.lines, names) {
@@ -138,24 +126,4 @@ extension Trackee {
             }
         }
     }
-}
-
-/// Cents as `1234.50`.
-func money(_ cents: Int64) -> String {
-    let sign = cents < 0 ? "-" : ""
-    let a = abs(cents)
-    return "\(sign)\(a / 100).\(pad(Int(a % 100), 2))"
-}
-
-/// `80`, `80.5`, `80.50` as cents; nil when it is not an amount.
-func parseMoney(_ text: String) -> Int64? {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count <= 2, let whole = Int64(parts[0]), whole >= 0 else { return nil }
-    var cents = whole * 100
-    if parts.count == 2 {
-        let frac = parts[1]
-        guard (1...2).contains(frac.count), frac.allSatisfy(\.isNumber), let f = Int64(frac) else { return nil }
-        cents += frac.count == 1 ? f * 10 : f
-    }
-    return cents
 }

@@ -53,7 +53,7 @@ extension Trackee {
                 let width = lines.map { $0.name.count + 1 }.max() ?? 0
                 for line in lines {
                     session.out.line(("#" + line.name).rightPadded(width) + "  " + session.duration(line.seconds).leftPadded(7)
-                                     + "  " + count(line.entries, "entry", "entries"))
+                                     + "  " + counted(line.entries, "entry", "entries"))
                 }
             }
         }

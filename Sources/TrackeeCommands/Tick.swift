@@ -50,7 +50,7 @@ extension Trackee {
                 if session.out.json {
                     session.out.emit(View(
                         from: report.from.map(session.zone.iso8601), to: session.zone.iso8601(report.to),
-                        fired: report.reports.map { FiringView($0, session: session) },
+                        fired: report.reports.map { FiringView($0, zone: session.zone) },
                         skipped: report.skipped.map {
                             SkippedView(rule: $0.event.rule ?? $0.event.kindName, time: session.zone.iso8601($0.event.time), reason: "\($0.reason)")
                         },
@@ -66,7 +66,7 @@ extension Trackee {
                 for (event, reason) in report.skipped {
                     session.out.line("skipped \(event.rule ?? event.kindName) at \(session.zone.iso8601(event.time)): \(reason)")
                 }
-                for r in report.reports { session.out.line(session.describe(r)) }
+                for r in report.reports { session.out.line(r.line(zone: session.zone)) }
                 for event in report.quiet {
                     session.out.line("not fired \(event.rule ?? event.kindName) at \(session.zone.iso8601(event.time)): conditions not met or cooling down")
                 }
@@ -77,41 +77,6 @@ extension Trackee {
                     session.out.line("nothing due from \(session.zone.iso8601(from)) to \(session.zone.iso8601(now))")
                 }
             }
-        }
-    }
-}
-
-/// A firing as JSON; `simulate` adds what its notify and run actions
-/// would have done.
-struct FiringView: Encodable {
-    var rule: String
-    var key: String
-    var time: String
-    var status: String
-    var outcomes: [String]
-    var error: String?
-    var would_notify: [String]?
-    var would_run: [[String]]?
-
-    init(_ report: Runner.Report, session: Session) {
-        rule = report.firing.rule
-        key = report.firing.key.text
-        time = session.zone.iso8601(report.firing.time)
-        switch report.status {
-        case .fired(let results):
-            status = "fired"
-            outcomes = results.map(\.outcome.rawValue)
-        case .alreadyFired:
-            status = "already_fired"
-            outcomes = []
-        case .refused(let message):
-            status = "refused"
-            outcomes = []
-            error = message
-        case .failed(let message):
-            status = "failed"
-            outcomes = []
-            error = message
         }
     }
 }

@@ -100,11 +100,11 @@ enum UndoReport {
         if removed.count == 1, removed[0].wasRunning {
             parts.append("removed running #\(removed[0].id)")
         } else if !removed.isEmpty {
-            parts.append("removed \(count(removed.count, "entry", "entries")) (\(ids(removed)))")
+            parts.append("removed \(counted(removed.count, "entry", "entries")) (\(ids(removed)))")
         }
         let restored = entries.filter { $0.change == .restored && !again.contains($0) }
         if !restored.isEmpty {
-            parts.append("restored \(count(restored.count, "entry", "entries")) (\(ids(restored)))")
+            parts.append("restored \(counted(restored.count, "entry", "entries")) (\(ids(restored)))")
         }
         let reverted = entries.filter { $0.change == .reverted && !again.contains($0) }
         if !reverted.isEmpty { parts.append("\(ids(reverted)) as before") }

@@ -9,33 +9,14 @@ extension EntryView {
     }
 }
 
-/// Human-readable pieces shared by the commands.
+/// Human-readable pieces shared by the commands, in the session's zone,
+/// clock and style.
 extension Session {
-    /// `11:03` for today, `Thu 11:03` within the week, else `2026-11-20 11:03`.
-    func clock(_ instant: Instant) -> String {
-        let local = zone.localDateTime(instant)
-        let hm = pad(local.hour, 2) + ":" + pad(local.minute, 2)
-        let today = zone.localDate(now)
-        if local.date == today { return hm }
-        let days = today.daysSinceEpoch - local.date.daysSinceEpoch
-        if days > 0 && days < 7 {
-            return (Weekday(rawValue: local.date.weekday)?.shortName ?? "") + " " + hm
-        }
-        return "\(local.date) \(hm)"
-    }
+    /// ``Zone/clock(_:now:)``: `11:03` for today, `Thu 11:03` within the week, else `2026-11-20 11:03`.
+    func clock(_ instant: Instant) -> String { zone.clock(instant, now: now) }
 
-    /// `"Docs" (Acme) · writing docs · #a #b`, or `no project`.
-    func label(_ e: Entry) -> String {
-        var parts: [String] = []
-        if let project = e.project {
-            parts.append(out.bold(project) + (e.client.map { " (\($0))" } ?? ""))
-        } else {
-            parts.append(out.dim("(no project)"))
-        }
-        if !e.description.isEmpty { parts.append(e.description) }
-        if !e.tags.isEmpty { parts.append(e.tags.map { "#" + $0 }.joined(separator: " ")) }
-        return parts.joined(separator: " · ")
-    }
+    /// ``Entry/label(_:)``: `"Docs" (Acme) · writing docs · #a #b`, or `(no project)`.
+    func label(_ e: Entry) -> String { e.label(out.style) }
 
     func duration(_ seconds: Int64) -> String { formatDuration(seconds, .clock) }
 
@@ -79,9 +60,4 @@ struct ProjectView: Encodable {
         rate_cents = p.rateCents
         entries = p.entries
     }
-}
-
-/// `1 entry`, `2 entries`.
-func count(_ n: Int, _ singular: String, _ plural: String) -> String {
-    "\(n) \(n == 1 ? singular : plural)"
 }

@@ -39,3 +39,16 @@ public struct Entry: Sendable, Equatable, Codable {
         TimerParameters(project: project, client: client, description: description, tags: tags)
     }
 }
+
+extension Zone {
+    /// `entries` in runs of the same local day of their start, in the
+    /// order given: a page of `trackee log`, newest first, becomes its days.
+    public func days(of entries: [Entry]) -> [(date: LocalDate, entries: [Entry])] {
+        var days: [(date: LocalDate, entries: [Entry])] = []
+        for e in entries {
+            let day = localDate(e.start)
+            if days.last?.date == day { days[days.count - 1].entries.append(e) } else { days.append((day, [e])) }
+        }
+        return days
+    }
+}

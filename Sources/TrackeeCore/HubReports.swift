@@ -1,6 +1,6 @@
 /// What one `hub sync` did for one timeline: this device's own, or the
 /// copy of one another person shares.
-public struct HubSyncReport: Encodable, Sendable, Equatable {
+public struct ReplicationReport: Encodable, Sendable, Equatable {
     public var device: String
     public var number: Int64
     public var pushed = 0
@@ -16,7 +16,7 @@ public struct HubSyncReport: Encodable, Sendable, Equatable {
     public var person: String?
     public var level: String?
     /// The copies of others' timelines, synced after this device's own.
-    public var shared: [HubSyncReport]?
+    public var shared: [ReplicationReport]?
 
     public init(device: String, number: Int64) {
         self.device = device

@@ -124,3 +124,26 @@ extension Intent {
         return out.string
     }
 }
+
+extension TimerParameters {
+    /// A start's parameters read back from the text ``Intent/loggedParameters``
+    /// wrote; nil when `text` is not a JSON object. A member that is
+    /// missing or of another type reads as none (`tags` as none unless
+    /// every element is a string).
+    public init?(loggedParameters text: String) {
+        guard let node = try? JSONReader.read(text), case .object = node else { return nil }
+        func string(_ key: String) -> String? {
+            if case .string(let value)? = node[key] { return value }
+            return nil
+        }
+        var tags: [String] = []
+        if case .array(let items)? = node["tags"] {
+            let strings = items.compactMap { item -> String? in
+                if case .string(let value) = item { return value }
+                return nil
+            }
+            if strings.count == items.count { tags = strings }
+        }
+        self.init(project: string("project"), client: string("client"), description: string("description") ?? "", tags: tags)
+    }
+}

@@ -32,6 +32,24 @@ public enum TimeExpression {
         }
         return instant
     }
+
+    /// A signed amount of time in seconds: `-2h` is -7,200, `+15m` 900,
+    /// `-1h30m` -5,400; spaces and tabs around it do not matter. Nil for
+    /// anything else, an unsigned `2h` or `90m ago` too.
+    public static func signedAmount(_ text: String) -> Int64? {
+        // Spaces and tabs only (Unicode's Zs and U+0009), as Foundation's
+        // CharacterSet.whitespaces, which this was read with: a line break
+        // is not trimmed.
+        func blank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
+        var scalars = Substring(text).unicodeScalars
+        while let first = scalars.first, blank(first) { scalars.removeFirst() }
+        while let last = scalars.last, blank(last) { scalars.removeLast() }
+        let trimmed = String(scalars)
+        guard trimmed.hasPrefix("-") || trimmed.hasPrefix("+"),
+              let instant = try? parse(trimmed, now: Instant(seconds: 0), zone: .utc)
+        else { return nil }
+        return instant.seconds
+    }
 }
 
 /// Text that ``TimeExpression/parse(_:now:zone:)`` cannot read as a time.

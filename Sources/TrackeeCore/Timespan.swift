@@ -48,6 +48,18 @@ extension Zone {
         return Timespan(start: startOfDay(first), end: startOfDay(next))
     }
 
+    /// A period's name in a report's title, for the `span` of it that
+    /// ``span(_:containing:weekStart:)`` gives: `Fri 2026-11-20`,
+    /// `week 2026-11-16 – 2026-11-22` (first and last day), `2026-11`.
+    public func title(of period: Period, span: Timespan) -> String {
+        let first = localDate(span.start)
+        switch period {
+        case .day: return "\(Weekday(rawValue: first.weekday)?.shortName ?? "") \(first)"
+        case .week: return "week \(first) – \(localDate(span.end).adding(days: -1))"
+        case .month: return "\(first.year)-\(pad(first.month, 2))"
+        }
+    }
+
     /// The wall-calendar date at `instant`.
     public func localDate(_ instant: Instant) -> LocalDate {
         localDateTime(instant).date

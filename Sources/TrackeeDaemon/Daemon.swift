@@ -43,7 +43,7 @@ public enum Daemon {
     /// are first loaded, so no change between the two is missed.
     public static func standardServices(
         core: DaemonCore, watching directories: [String], eventLines: AsyncStream<String>? = Daemon.standardInput(),
-        sync: SyncDrain?, desk: DeskMonitorMaker? = nil, logger: Logger
+        sync: PushDrain?, desk: DeskMonitorMaker? = nil, logger: Logger
     ) async -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let watch = FileWatch(logger: logger)
@@ -56,7 +56,7 @@ public enum Daemon {
             .init(service: ReloadService(core: core, hangups: hangups, changes: watch.changes),
                   successTerminationBehavior: .ignore),
         ]
-        if let sync { services.append(.init(service: SyncDrainService(drain: sync, clocks: core.clocks, logger: logger))) }
+        if let sync { services.append(.init(service: PushDrainService(drain: sync, clocks: core.clocks, logger: logger))) }
         if let desk { services.append(.init(service: DeskService(core: core, logger: logger, make: desk))) }
         return services
     }

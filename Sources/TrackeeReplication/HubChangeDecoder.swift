@@ -140,32 +140,21 @@ enum HubChangeDecoder {
     /// An intent log row: a start, stop or cancel with its times, as
     /// ``HubLoggedIntent`` has it; nil for anything else.
     private static func intent(_ row: JSONNode) -> HubLoggedIntent? {
-        guard let applied = row["applied"].flatMap(integer), let at = row["at"].flatMap(integer),
-              case .string(let source)? = row["source"], case .string(let action)? = row["action"],
-              ["start", "stop", "cancel"].contains(action), case .string(let parameters)? = row["parameters"],
-              case .string(let outcome)? = row["outcome"],
-              let entry = optional(row["entry_id"], integer), let previous = optional(row["previous_entry_id"], integer),
-              let key = optional(row["key"], string), let firing = optional(row["firing"], string)
+        guard let intent = HubLoggedIntent(reading: { name in
+                  switch row[name] {
+                  case nil, .null?: return .null
+                  case .integer(let n)?: return .integer(n)
+                  case .string(let s)?: return .text(s)
+                  default: return nil
+                  }
+              }),
+              ["start", "stop", "cancel"].contains(intent.action)
         else { return nil }
-        return HubLoggedIntent(
-            applied: applied, at: at, source: source, action: action, parameters: parameters, outcome: outcome,
-            entryID: entry, previousEntryID: previous, key: key, firing: firing)
+        return intent
     }
 
     private static func integer(_ value: JSONNode) -> Int64? {
         if case .integer(let n) = value { return n }
         return nil
-    }
-
-    private static func string(_ value: JSONNode) -> String? {
-        if case .string(let s) = value { return s }
-        return nil
-    }
-
-    /// A member that may be absent or null (`.some(nil)`), or else must be
-    /// what `read` reads; nil when it is something else.
-    private static func optional<T>(_ value: JSONNode?, _ read: (JSONNode) -> T?) -> T?? {
-        guard let value, value != .null else { return .some(nil) }
-        return read(value).map { .some($0) }
     }
 }

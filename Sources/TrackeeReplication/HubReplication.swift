@@ -56,7 +56,7 @@ public struct HubReplication: Service {
                     try session.listen()
                     return SessionBox(session)
                 }
-                let sync = HubSync(store: store, settings: settings, session: session.session)
+                let sync = ReplicationPass(store: store, settings: settings, session: session.session)
                 // The head is read before each sync: a change committed
                 // while it runs is then seen by the next look (and what the
                 // sync itself wrote costs one more sync that finds nothing).
@@ -92,7 +92,7 @@ public struct HubReplication: Service {
                 return
             } catch {
                 let message = "\(error)"
-                try? store.hubSynced(error: message, now: clocks.wall.now)
+                try? store.hubReplicated(error: message, now: clocks.wall.now)
                 if failing != message { logger.error("hub: \(message); trying again, local work goes on") }
                 failing = message
                 try await clocks.sleep.sleep(for: backoff)
@@ -101,10 +101,10 @@ public struct HubReplication: Service {
         }
     }
 
-    private func once(_ sync: HubSync, on thread: HubThread) async throws {
+    private func once(_ sync: ReplicationPass, on thread: HubThread) async throws {
         let wall = clocks.wall
         let report = try await thread.run { try sync.run(now: { wall.now }) }
-        try store.hubSynced(error: nil, now: wall.now)
+        try store.hubReplicated(error: nil, now: wall.now)
         for warning in report.warnings { logger.warning("hub: \(warning)") }
         if report.pushed + report.pulled > 0 {
             logger.debug("hub: pushed \(report.pushed), pulled \(report.pulled), applied \(report.applied)")

@@ -42,10 +42,10 @@ public enum Replication {
     /// forgotten). The first report is the device's own.
     public static func sync(
         store: Store, location: StoreLocation, settings: HubSettings, password: String?, batch: Int,
-        progress: ((HubSyncReport) -> Void)?, now: @escaping () -> Instant
-    ) throws -> [HubSyncReport] {
+        progress: ((ReplicationReport) -> Void)?, now: @escaping () -> Instant
+    ) throws -> [ReplicationReport] {
         let session = try connect(settings, password: password)
-        var own = HubSync(store: store, settings: settings, session: session)
+        var own = ReplicationPass(store: store, settings: settings, session: session)
         own.checkpointsAside = true
         own.batch = batch
         own.progress = progress
@@ -58,7 +58,7 @@ public enum Replication {
                     "the hub shares the timeline of \"\(person)\", a name trackee cannot keep a copy under; skipped")
                 continue
             }
-            var copy = HubSync(
+            var copy = ReplicationPass(
                 store: try Store(location: location.person(person)), settings: settings, session: session, person: person)
             copy.progress = progress
             copy.checkpointsAside = true

@@ -46,45 +46,34 @@ enum HubKeys {
 
     /// Keeps intent log row `id`, an intent applied here without a key of
     /// its own, to be pushed once the store has joined a hub; `row` is the
-    /// row's columns (``logRow(applied:at:source:action:parameters:outcome:entryID:previousEntryID:key:firing:)``),
-    /// written by the caller that has them in hand, so a one-shot `stop`
-    /// compiles one small statement.
+    /// row's JSON (``logRow(_:)``), written by the caller that has the row
+    /// in hand, so a one-shot `stop` compiles one small statement.
     static func log(_ db: Database, id: Int64, row: @autoclosure () -> String) throws {
         guard try HubIDs.number(db) != nil else { return }
         try db.cachedStatement(sql: "INSERT INTO hub_key (kind, key, body) VALUES ('log', ?, ?) ON CONFLICT DO NOTHING")
             .execute(arguments: [String(id), row()])
     }
 
-    /// An intent log row as ``log(_:id:row:)`` keeps it and
-    /// the merge reads it.
-    static func logRow(
-        applied: Int64, at: Int64, source: String, action: String, parameters: String, outcome: String,
-        entryID: Int64?, previousEntryID: Int64?, key: String?, firing: String?
-    ) -> String {
-        var o = JSONObject()
-        o.add("applied", applied)
-        o.add("at", at)
-        o.add("source", source)
-        o.add("action", action)
-        o.add("parameters", parameters)
-        o.add("outcome", outcome)
-        o.add("entry_id", entryID)
-        o.add("previous_entry_id", previousEntryID)
-        o.add("key", key)
-        o.add("firing", firing)
-        return o.closed
+    /// An intent log row as ``log(_:id:row:)`` keeps it and the merge reads
+    /// it: its columns (``HubLoggedIntent/columns``) as one JSON object.
+    static func logRow(_ row: HubLoggedIntent) -> String {
+        JSONObject.of(HubLoggedIntent.columns.map(\.name), row.values)
     }
+
+    /// A keyed intent's ledger row as a JSON object, from its log row `l`
+    /// (``HubLoggedIntent/ledgerColumns``) and its `firing` row `f`; `?2`
+    /// is the key.
+    static let intentLedger = """
+        SELECT json_object(\(HubLoggedIntent.ledgerColumns.map { "'\($0.name)', l.\($0.name)" }.joined(separator: ", ")), \
+        'fired', f.fired)
+        FROM firing f JOIN intent_log l ON l.id = f.intent_id WHERE f.key = ?2
+        """
 
     /// A key's ledger row as a JSON object; `?2` is the key.
     private static func ledgerRow(_ kind: Kind) -> String {
         switch kind {
         case .intent:
-            return """
-                SELECT json_object('applied', l.applied, 'at', l.at, 'source', l.source, 'action', l.action,
-                                   'parameters', l.parameters, 'outcome', l.outcome, 'entry_id', l.entry_id,
-                                   'previous_entry_id', l.previous_entry_id, 'fired', f.fired)
-                FROM firing f JOIN intent_log l ON l.id = f.intent_id WHERE f.key = ?2
-                """
+            return intentLedger
         case .firing:
             return """
                 SELECT json_object('rule', rule, 'occurred', occurred, 'fired', fired, 'description', description,

@@ -98,17 +98,9 @@ struct HubMergeWriter {
                     kept.stamp.description, kept.device,
                 ])
         }
-        let log = try db.cachedStatement(sql: """
-            INSERT INTO intent_log (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key,
-                                    firing, device, voided)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let log = try db.cachedStatement(sql: Self.logInsert)
         for pulled in plan.logs {
-            let r = pulled.row
-            try log.execute(arguments: [
-                r.applied, r.at, r.source, r.action, r.parameters, r.outcome, r.entryID, r.previousEntryID, r.key,
-                r.firing, pulled.device, pulled.voided,
-            ])
+            try log.execute(arguments: StatementArguments(values: pulled.row.values, then: pulled.device, pulled.voided))
         }
         for (key, device, by) in plan.superseded {
             try db.execute(sql: """
@@ -165,25 +157,24 @@ struct HubMergeWriter {
         case (_?, nil):
             try db.cachedStatement(sql: sql.delete).execute(arguments: [change.row.id])
         case (nil, let after?):
-            try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(after.map(\.databaseValue)))
+            try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(values: after))
         case (_?, let after?):
             try db.cachedStatement(sql: sql.update)
-                .execute(arguments: StatementArguments(after.dropFirst().map(\.databaseValue) + [change.row.id.databaseValue]))
+                .execute(arguments: StatementArguments(values: Array(after.dropFirst()), then: change.row.id))
         case (nil, nil):
             return
         }
         try journal(change.row, before: change.before, after: change.after, device: change.device, stamp: change.stamp)
     }
 
+    private static let logInsert = HubLoggedIntent.insert(adding: "device", "voided")
+
     /// Each table's statements, written once from its columns.
-    private static let statements: [JournalTable: (columns: String, insert: String, update: String, delete: String)] =
+    private static let statements: [JournalTable: (insert: String, update: String, delete: String)] =
         Dictionary(uniqueKeysWithValues: JournalTable.allCases.map { table in
-            let columns = table.columns
-            let into = "INSERT INTO \(table.rawValue) (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))"
-            return (table, (
-                columns: into,
-                insert: into + " VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                update: "UPDATE \(table.rawValue) SET \(columns.dropFirst().map { "\"\($0)\" = ?" }.joined(separator: ", ")) "
+            (table, (
+                insert: table.insert,
+                update: "UPDATE \(table.rawValue) SET \(table.columns.dropFirst().map { "\"\($0)\" = ?" }.joined(separator: ", ")) "
                     + "WHERE id = ?",
                 delete: "DELETE FROM \(table.rawValue) WHERE id = ?"))
         })
@@ -196,7 +187,7 @@ struct HubMergeWriter {
             let rows = whole[start..<min(start + Self.chunk, whole.count)]
             var kept: [DatabaseValue] = [], entries: [DatabaseValue] = [], steps: [DatabaseValue] = []
             kept.reserveCapacity(rows.count * 4)
-            entries.reserveCapacity(rows.count * 9)
+            entries.reserveCapacity(rows.count * JournalTable.entry.columns.count)
             steps.reserveCapacity(rows.count * 10)
             for (change, body, stamp) in rows {
                 let after = change.after!
@@ -207,7 +198,7 @@ struct HubMergeWriter {
                 steps += [
                     nextSeq.databaseValue, nextSeq.databaseValue, now.seconds.databaseValue,
                     ("from " + stamp.device).databaseValue, change.row.id.databaseValue,
-                    HubJSON.image(.entry, after).databaseValue, text.databaseValue, stamp.device.databaseValue,
+                    JournalTable.entry.image(after).databaseValue, text.databaseValue, stamp.device.databaseValue,
                 ]
             }
             let sql = rows.count == Self.chunk ? Self.chunkSQL : Self.insertSQL(rows.count)
@@ -224,7 +215,7 @@ struct HubMergeWriter {
     /// ``insert(_:)``'s three statements for `rows` rows.
     private static func insertSQL(_ rows: Int) -> (kept: String, entries: String, steps: String) {
         (values("INSERT INTO hub_row (kind, row_id, stamp, body)", 4, rows),
-         values(statements[.entry]!.columns, 9, rows),
+         values(JournalTable.entry.insertHead, JournalTable.entry.columns.count, rows),
          values("INSERT INTO journal (seq, step, at, label, row_id, after, stamp, device, kind, automatic)", 8, rows,
                 constants: "'entry', 0"))
     }
@@ -245,8 +236,8 @@ struct HubMergeWriter {
             VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)
             """).execute(arguments: [
                 nextSeq, now.seconds, device.map { "from \($0)" } ?? "merge on \(HubMergeWriter.derived)",
-                row.table.rawValue, row.id, before.map { HubJSON.image(row.table, $0) },
-                after.map { HubJSON.image(row.table, $0) }, stamp?.description, device ?? HubMergeWriter.derived,
+                row.table.rawValue, row.id, before.map { row.table.image($0) },
+                after.map { row.table.image($0) }, stamp?.description, device ?? HubMergeWriter.derived,
             ])
     }
 
@@ -323,21 +314,9 @@ extension Store {
     }
 }
 
-/// The JSON the store keeps for the hub: journal images, and the rows and
-/// writes of an application.
+/// The JSON the store keeps for the hub: the rows and writes of an
+/// application.
 enum HubJSON {
-    static func image(_ table: JournalTable, _ values: [HubValue]) -> String {
-        var o = JSONObject()
-        for (column, value) in zip(table.columns, values) {
-            switch value {
-            case .null: o.add(column, nil as Int64?)
-            case .integer(let n): o.add(column, n)
-            case .text(let t): o.add(column, t)
-            }
-        }
-        return o.closed
-    }
-
     /// `[["entry",2001],…]`: kinds and ids need no escaping.
     static func rows(_ rows: [HubRowKey]) -> String {
         "[" + rows.map { "[\"\($0.table.rawValue)\",\($0.id)]" }.joined(separator: ",") + "]"

@@ -4,21 +4,29 @@ import TrackeeCore
 public enum JournalTable: String, Sendable, CaseIterable, Comparable {
     case client, project, entry
 
-    /// Its columns, `id` first: the order of journal images, and the one
-    /// list of them that the journal, the hub and the merge read.
-    public var columns: [String] { Self.layouts[index].columns }
+    /// Its columns, `id` first: the order of journal images. Made from
+    /// its record's list (``JournalRecord/columns``), the one place they
+    /// are written; the journal, the hub and the merge read them here.
+    public var columns: [String] { layout.columns }
 
     /// What a change to one of its rows sets: `_exists` (1 made, 0
     /// deleted), then every column but `id`, in ``columns``' order. A
     /// field's number here is its column's number in ``columns``.
-    public var fields: [String] { Self.layouts[index].fields }
+    public var fields: [String] { layout.fields }
 
     /// The values each field may hold; a change that gives another is
     /// not read.
-    public var fieldKinds: [HubValue.Kind] { Self.layouts[index].kinds }
+    public var fieldKinds: [HubValue.Kind] { layout.kinds }
 
     /// The number of `name` among ``fields``.
-    public func field(_ name: String) -> Int? { Self.layouts[index].numbers[name] }
+    public func field(_ name: String) -> Int? { Self.numbers[index][name] }
+
+    /// `INSERT INTO table ("id", …)`, every column named.
+    var insertHead: String { layout.insertHead }
+
+    /// `INSERT INTO table ("id", …) VALUES (?, …)`: a whole row, its
+    /// values in ``columns``' order.
+    var insert: String { layout.insert }
 
     /// What a field holds before any change has set it.
     public func defaultValue(_ field: Int) -> HubValue {
@@ -37,33 +45,49 @@ public enum JournalTable: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Made once: a pull reads them for every field of every change.
-    private struct Layout {
+    /// Made once, each table's when it is first read (a one-shot `start`
+    /// reads only the entry's): a pull reads them for every field of every
+    /// change.
+    private final class Layout: Sendable {
         let columns: [String]
         let fields: [String]
         let kinds: [HubValue.Kind]
-        let numbers: [String: Int]
+        let insertHead: String
+        let insert: String
 
-        init(_ columns: [String], _ kinds: [HubValue.Kind]) {
-            self.columns = columns
-            fields = ["_exists"] + columns.dropFirst()
-            self.kinds = kinds
-            numbers = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+        init<Record: JournalRecord>(_ record: Record.Type) {
+            let names = Record.columns.map(\.name)
+            columns = ["id"] + names
+            fields = ["_exists"] + names
+            kinds = [.flag] + Record.columns.map(\.kind)
+            insertHead = "INSERT INTO \(Record.table.rawValue) (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            insert = insertHead + " VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         }
     }
 
-    private static let layouts = [
-        Layout(["id", "name", "created"], [.flag, .text, .integer]),
-        Layout(["id", "client_id", "name", "type", "billable", "rate_cents", "created"],
-               [.flag, .optionalInteger, .text, .optionalText, .flag, .optionalInteger, .integer]),
-        Layout(["id", "project_id", "description", "tags", "start", "end", "source", "created", "updated"],
-               [.flag, .optionalInteger, .text, .text, .integer, .optionalInteger, .text, .integer, .integer]),
-    ]
+    private var layout: Layout {
+        switch self {
+        case .client: return Self.clientLayout
+        case .project: return Self.projectLayout
+        case .entry: return Self.entryLayout
+        }
+    }
+
+    private static let clientLayout = Layout(ClientRecord.self)
+    private static let projectLayout = Layout(ProjectRecord.self)
+    private static let entryLayout = Layout(EntryRecord.self)
+
+    /// Only a pull looks fields up by name.
+    private static let numbers = allCases.map {
+        Dictionary(uniqueKeysWithValues: $0.fields.enumerated().map { ($1, $0) })
+    }
 
     public static func < (a: JournalTable, b: JournalTable) -> Bool { a.index < b.index }
 }
 
-/// The numbers of the fields (and columns) the merge reads by name.
+/// The numbers of the fields (and columns) the merge reads by name, in
+/// ``JournalTable/fields``' order (JournalTableTests checks each names its
+/// column).
 extension JournalTable {
     public static let existsField = 0
     public static let entryProject = 1, entryStart = 4, entryEnd = 5
@@ -180,12 +204,12 @@ public struct HubRowState: Sendable {
 
 /// An intent applied on a device, as its intent log row travels.
 public struct HubLoggedIntent: Sendable, Equatable {
-    public var applied: Int64
-    public var at: Int64
-    public var source: String
-    public var action: String
-    public var parameters: String
-    public var outcome: String
+    public var applied: Int64 = 0
+    public var at: Int64 = 0
+    public var source = ""
+    public var action = ""
+    public var parameters = ""
+    public var outcome = ""
     public var entryID: Int64?
     public var previousEntryID: Int64?
     public var key: String?
@@ -204,6 +228,56 @@ public struct HubLoggedIntent: Sendable, Equatable {
         self.previousEntryID = previousEntryID
         self.key = key
         self.firing = firing
+    }
+
+    /// What a keyed intent's ledger row (`hub_key` kind `intent`) carries
+    /// of its log row, in order: its key is the hub key's, and it has no
+    /// firing.
+    static let ledgerColumns: [StoredColumn<Self>] = [
+        StoredColumn("applied", .integer, { $0.applied }, { $0.applied = $1 }),
+        StoredColumn("at", .integer, { $0.at }, { $0.at = $1 }),
+        StoredColumn("source", .text, { $0.source }, { $0.source = $1 }),
+        StoredColumn("action", .text, { $0.action }, { $0.action = $1 }),
+        StoredColumn("parameters", .text, { $0.parameters }, { $0.parameters = $1 }),
+        StoredColumn("outcome", .text, { $0.outcome }, { $0.outcome = $1 }),
+        StoredColumn("entry_id", .optionalInteger, { $0.entryID }, { $0.entryID = $1 }),
+        StoredColumn("previous_entry_id", .optionalInteger, { $0.previousEntryID }, { $0.previousEntryID = $1 }),
+    ]
+
+    /// Its columns in `intent_log`, in the order its JSON has them: the
+    /// one place they are written. The log row's JSON
+    /// (``HubKeys/logRow(_:)``), the ledger row's `json_object`
+    /// (``HubKeys/intentLedger``), the reading of a pulled one
+    /// (``init(reading:)``) and the INSERTs of one applied here and one
+    /// pulled (``insert(adding:)``) are made from it.
+    public static let columns = ledgerColumns + [
+        StoredColumn("key", .optionalText, { $0.key }, { $0.key = $1 }),
+        StoredColumn("firing", .optionalText, { $0.firing }, { $0.firing = $1 }),
+    ]
+
+    /// The intent a log row's members make, nil where one is missing or
+    /// holds what its column does not. `member` gives a column's value:
+    /// null where the row has none, nil where it is not an integer, a text
+    /// or null.
+    public init?(reading member: (String) -> HubValue?) {
+        self.init()
+        for column in Self.columns {
+            guard let value = member(column.name), value.fits(column.kind), column.write(&self, value) else {
+                return nil
+            }
+        }
+    }
+
+    private init() {}
+
+    /// Its values by column (``columns``).
+    var values: [HubValue] { Self.columns.map { $0.read(self) } }
+
+    /// `INSERT INTO intent_log (applied, …, firing, extra…) VALUES (?, …)`:
+    /// ``values``, then one value for each of `extra`.
+    static func insert(adding extra: String...) -> String {
+        let names = columns.map(\.name) + extra
+        return "INSERT INTO intent_log (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
 }
 

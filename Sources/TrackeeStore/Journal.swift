@@ -8,7 +8,7 @@ import TrackeeCore
 ///
 /// Each changed row is journaled by the write that changes it, in its
 /// transaction, with the row's image before and after (JSON objects of
-/// its columns, see ``JournalImage``; nil where it did not exist). The step's number is the
+/// its columns, see ``JournalTable/image(_:)``; nil where it did not exist). The step's number is the
 /// `seq` of its first row.
 ///
 /// ```swift

@@ -1,49 +1,22 @@
 import TrackeeCore
 
-/// A row's image for the journal: its columns as one JSON object, built
-/// from the record in hand rather than read back with SQL, so that
-/// journaling a `stop` costs one plain insert. A migration that adds a
-/// column to these tables adds it here and in `JournalStep.columns`.
-protocol JournalImage {
-    var image: String { get }
+/// A row's image for the journal: its columns (``JournalTable/columns``)
+/// as one JSON object, in their order, built from the values in hand rather
+/// than read back with SQL, so that journaling a `stop` costs one plain
+/// insert.
+extension JournalTable {
+    func image(_ values: [HubValue]) -> String { JSONObject.of(columns, values) }
 }
 
-extension ClientRecord: JournalImage {
-    var image: String {
-        var o = JSONObject()
-        o.add("id", id)
-        o.add("name", name)
-        o.add("created", created)
-        return o.closed
-    }
-}
+extension JournalRecord {
+    var image: String { Self.image(values) }
 
-extension ProjectRecord: JournalImage {
-    var image: String {
+    /// ``JournalTable/image(_:)`` from the record's own list, which a
+    /// one-shot command has read already.
+    static func image(_ values: [HubValue]) -> String {
         var o = JSONObject()
-        o.add("id", id)
-        o.add("client_id", clientID)
-        o.add("name", name)
-        o.add("type", type)
-        o.add("billable", Int64(billable ? 1 : 0))
-        o.add("rate_cents", rateCents)
-        o.add("created", created)
-        return o.closed
-    }
-}
-
-extension EntryRecord: JournalImage {
-    var image: String {
-        var o = JSONObject()
-        o.add("id", id)
-        o.add("project_id", projectID)
-        o.add("description", description)
-        o.add("tags", tags)
-        o.add("start", start)
-        o.add("end", end)
-        o.add("source", source)
-        o.add("created", created)
-        o.add("updated", updated)
+        o.add("id", values[0])
+        for (column, value) in zip(columns, values.dropFirst()) { o.add(column.name, value) }
         return o.closed
     }
 }
@@ -69,11 +42,26 @@ struct JSONObject {
         if let value { buffer.writeJSONString(value) } else { buffer.write(literal: "null") }
     }
 
+    mutating func add(_ key: String, _ value: HubValue) {
+        switch value {
+        case .null: add(key, nil as Int64?)
+        case .integer(let n): add(key, n)
+        case .text(let t): add(key, t)
+        }
+    }
+
     private mutating func field(_ key: String) {
         if !first { buffer.write(byte: UInt8(ascii: ",")) }
         first = false
         buffer.writeJSONString(key)
         buffer.write(byte: UInt8(ascii: ":"))
+    }
+
+    /// `values` under `keys`, in order, as one object.
+    static func of(_ keys: [String], _ values: [HubValue]) -> String {
+        var o = JSONObject()
+        for (key, value) in zip(keys, values) { o.add(key, value) }
+        return o.closed
     }
 
     var closed: String {

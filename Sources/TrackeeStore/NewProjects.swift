@@ -12,3 +12,18 @@ public enum NewProjects: Sendable, Equatable {
     /// which names the closest existing project.
     case refuse
 }
+
+/// The `create_projects` setting: what a project name that does not exist
+/// does, so that a typo ("Dcos") does not become a new project unseen.
+public enum CreateProjects: String, Sendable, CaseIterable {
+    /// On a terminal, ask; elsewhere (scripts, rules) refuse.
+    case ask
+    /// Create it, as trackee always did.
+    case always
+    /// Refuse; `--new-project` creates one.
+    case never
+
+    /// Whether a rule may create a project it names: only under `always`,
+    /// since no one is there to answer `ask`.
+    public var forRules: NewProjects { self == .always ? .create : .refuse }
+}

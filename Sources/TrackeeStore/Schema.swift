@@ -174,7 +174,7 @@ enum Schema {
                 );
                 -- Every change to a finished entry, written in the change's
                 -- own transaction by triggers on `entry` that exist while a
-                -- target does (Store.registerSyncTargets): one row, whatever
+                -- target does (Store.registerPushTargets): one row, whatever
                 -- the targets, so a stop pays for one small insert.
                 CREATE TABLE sync_journal (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT,

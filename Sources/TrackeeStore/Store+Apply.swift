@@ -74,9 +74,10 @@ extension Store {
                 }
             }
         }
-        result.logID = try log(
-            db, intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
-            replayOf: nil, firing: firing, now: now)
+        let logged = loggedRow(
+            intent, outcome: result.outcome, entryID: result.entry?.id, previousEntryID: result.previous?.id,
+            firing: firing, now: now)
+        result.logID = try log(db, logged, replayOf: nil)
         if let key = intent.key {
             try db.cachedStatement(sql: "INSERT INTO firing (key, intent_id, fired) VALUES (?, ?, ?)").execute(
                 arguments: [key, result.logID, now.seconds])
@@ -84,10 +85,7 @@ extension Store {
         }
         // One without a key of its own travels as its log row.
         if intent.key == nil || firing != nil {
-            try HubKeys.log(db, id: result.logID, row: HubKeys.logRow(
-                applied: now.seconds, at: intent.at.seconds, source: intent.source.storedText, action: intent.verb,
-                parameters: intent.loggedParameters, outcome: result.outcome.rawValue, entryID: result.entry?.id,
-                previousEntryID: result.previous?.id, key: intent.key, firing: firing?.text))
+            try HubKeys.log(db, id: result.logID, row: HubKeys.logRow(logged))
         }
         return result
     }
@@ -105,22 +103,24 @@ extension Store {
         }
     }
 
+    /// An intent's row in the intent log.
+    private func loggedRow(
+        _ intent: Intent, outcome: Outcome, entryID: Int64?, previousEntryID: Int64?, firing: FiringKey?, now: Instant
+    ) -> HubLoggedIntent {
+        HubLoggedIntent(
+            applied: now.seconds, at: intent.at.seconds, source: intent.source.storedText, action: intent.verb,
+            parameters: intent.loggedParameters, outcome: outcome.rawValue, entryID: entryID,
+            previousEntryID: previousEntryID, key: intent.key, firing: firing?.text)
+    }
+
     /// Appends a row to the intent log and returns its id.
-    private func log(
-        _ db: Database, _ intent: Intent, outcome: Outcome, entryID: Int64?, previousEntryID: Int64?, replayOf: Int64?,
-        firing: FiringKey?, now: Instant
-    ) throws -> Int64 {
-        try db.cachedStatement(sql: """
-            INSERT INTO intent_log
-                (applied, at, source, action, parameters, outcome, entry_id, previous_entry_id, key, replay_of, firing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(
-            arguments: [
-                now.seconds, intent.at.seconds, intent.source, intent.verb, intent.loggedParameters, outcome.rawValue,
-                entryID, previousEntryID, intent.key, replayOf, firing?.text,
-            ])
+    private func log(_ db: Database, _ row: HubLoggedIntent, replayOf: Int64?) throws -> Int64 {
+        try db.cachedStatement(sql: Self.logInsert)
+            .execute(arguments: StatementArguments(values: row.values, then: replayOf))
         return db.lastInsertedRowID
     }
+
+    private static let logInsert = HubLoggedIntent.insert(adding: "replay_of")
 
     private func applyStart(
         _ db: Database, _ parameters: TimerParameters, intent: Intent, running: EntryRecord?, now: Instant,
@@ -151,19 +151,13 @@ extension Store {
             try close(&running, at: intent.at, now: now, db, step: &step)
             previous = try entry(db, running)
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
-            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
-            """).execute(
-            arguments: [
-                try HubIDs.next(db, .entry), resolved.projectID, parameters.description, tags, intent.at.seconds, intent.source.storedText, now.seconds,
-                now.seconds,
-            ])
-        let id = db.lastInsertedRowID
-        let started = EntryRecord(
-            id: id, projectID: resolved.projectID, description: parameters.description, tags: tags,
-            start: intent.at.seconds, end: nil, source: intent.source.storedText, created: now.seconds, updated: now.seconds)
-        try step.record(db, .entry, id: id, before: nil, after: started.image)
+        var started = EntryRecord(
+            id: try HubIDs.next(db, .entry), projectID: resolved.projectID, description: parameters.description,
+            tags: tags, start: intent.at.seconds, end: nil, source: intent.source.storedText, created: now.seconds,
+            updated: now.seconds)
+        let image = try started.insert(db, prepared: db.cachedStatement(sql: JournalTable.entry.insert))
+        let id = started.id!
+        try step.record(db, .entry, id: id, before: nil, after: image)
         return IntentResult(
             outcome: previous == nil ? .started : .switched, entry: try entry(db, id: id),
             previous: previous, created: resolved.created, logID: 0)
@@ -206,8 +200,9 @@ extension Store {
         let entryID: Int64? = first[1]
         let previousEntryID: Int64? = first[2]
         let logID = try log(
-            db, intent, outcome: outcome, entryID: entryID, previousEntryID: previousEntryID, replayOf: firstID,
-            firing: firing, now: now)
+            db, loggedRow(intent, outcome: outcome, entryID: entryID, previousEntryID: previousEntryID, firing: firing,
+                          now: now),
+            replayOf: firstID)
         return IntentResult(
             outcome: outcome, entry: try entryID.flatMap { try entryIfPresent(db, id: $0) },
             previous: try previousEntryID.flatMap { try entryIfPresent(db, id: $0) }, replayed: true, logID: logID)

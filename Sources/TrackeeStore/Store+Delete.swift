@@ -29,7 +29,7 @@ extension Store {
     public func deleteProject(_ name: String, client: String?, confirmed: Bool, now: Instant) throws -> Removal {
         try write { db in
             let p = try existingProject(db, name: name, client: client)
-            let entries = try EntryRecord.filter(EntryRecord.Columns.projectID == p.id).fetchAll(db)
+            let entries = try EntryRecord.filter(Column("project_id") == p.id).fetchAll(db)
             if !entries.isEmpty && !confirmed {
                 throw StoreError.needsConfirmation(kind: "project", name: p.name, entries: entries.count)
             }
@@ -42,7 +42,7 @@ extension Store {
     public func clientImpact(_ name: String) throws -> (projects: Int, entries: Int) {
         try read { db in
             let c = try existingClient(db, name: name)
-            let projects = try ProjectRecord.filter(ProjectRecord.Columns.clientID == c.id).fetchCount(db)
+            let projects = try ProjectRecord.filter(Column("client_id") == c.id).fetchCount(db)
             let entries = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM entry e JOIN project p ON p.id = e.project_id WHERE p.client_id = ?
                 """, arguments: [c.id]) ?? 0
@@ -55,8 +55,8 @@ extension Store {
     public func deleteClient(_ name: String, confirmed: Bool, now: Instant) throws -> Removal {
         try write { db in
             let c = try existingClient(db, name: name)
-            let projects = try ProjectRecord.filter(ProjectRecord.Columns.clientID == c.id).fetchAll(db)
-            let entries = try EntryRecord.filter(projects.map(\.id).contains(EntryRecord.Columns.projectID)).fetchAll(db)
+            let projects = try ProjectRecord.filter(Column("client_id") == c.id).fetchAll(db)
+            let entries = try EntryRecord.filter(projects.map(\.id).contains(Column("project_id"))).fetchAll(db)
             if !projects.isEmpty && !confirmed {
                 throw StoreError.needsConfirmation(kind: "client", name: c.name, entries: entries.count)
             }

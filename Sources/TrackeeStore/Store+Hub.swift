@@ -42,7 +42,7 @@ public struct HubDeviceState: Sendable, Equatable {
     public var queued: Int
     /// Changes the merge left for `hub resolve`.
     public var conflicts: Int
-    public var lastSync: Instant?
+    public var lastReplication: Instant?
     public var lastError: String?
     public var lastErrorAt: Instant?
 }
@@ -76,7 +76,7 @@ extension Store {
                 name: row[0], store: row[1], number: row[2], joined: (row[3] as Int64?).map(Instant.init(seconds:)),
                 clock: row[4], pulled: row[5], queued: queued,
                 conflicts: try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_conflict WHERE resolved IS NULL") ?? 0,
-                lastSync: (row[6] as Int64?).map(Instant.init(seconds:)), lastError: row[7],
+                lastReplication: (row[6] as Int64?).map(Instant.init(seconds:)), lastError: row[7],
                 lastErrorAt: (row[8] as Int64?).map(Instant.init(seconds:)))
         }
     }
@@ -225,14 +225,14 @@ extension Store {
 
     /// Which entries this device pushes to its sync targets: `own`, `all`
     /// (it is the hub's sync_device) or `none` (another device is).
-    public func hubSyncs(_ role: String) throws {
+    public func hubReplicates(_ role: String) throws {
         try write { db in
             try db.execute(sql: "UPDATE hub_device SET syncs = ? WHERE syncs <> ?", arguments: [role, role])
         }
     }
 
     /// Notes the end of a sync: its error (nil when it went through).
-    public func hubSynced(error: String?, now: Instant) throws {
+    public func hubReplicated(error: String?, now: Instant) throws {
         try write { db in
             if let error {
                 try db.execute(

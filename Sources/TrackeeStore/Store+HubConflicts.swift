@@ -108,7 +108,7 @@ extension Store {
             row[reference.column] = .null
         }
         var step = JournalStep("bring back \(table.rawValue) #\(key.id) (hub resolve)", at: now)
-        let after = HubJSON.image(table, row)
+        let after = table.image(row)
         try JournalStep.restore(db, table, id: key.id, to: after)
         try step.record(db, table, id: key.id, before: nil, after: after)
         try db.execute(sql: "DELETE FROM hub_void WHERE kind = ? AND row_id = ?", arguments: [table.rawValue, key.id])
@@ -116,11 +116,11 @@ extension Store {
         for entry in try referring(db, to: key.id) {
             guard let current = try entryImage(db, entry), current[JournalTable.entryProject] == .null else { continue }
             var found = JournalStep("entry #\(entry) finds project #\(key.id) again (hub resolve)", at: now)
-            let before = HubJSON.image(.entry, current)
+            let before = JournalTable.entry.image(current)
             try db.execute(sql: "UPDATE entry SET project_id = ? WHERE id = ?", arguments: [key.id, entry])
             var after = current
             after[JournalTable.entryProject] = .integer(key.id)
-            try found.record(db, .entry, id: entry, before: before, after: HubJSON.image(.entry, after))
+            try found.record(db, .entry, id: entry, before: before, after: JournalTable.entry.image(after))
         }
     }
 
@@ -131,9 +131,9 @@ extension Store {
               let current = try Row.fetchOne(db, sql: "SELECT * FROM \(key.table.rawValue) WHERE id = ?", arguments: [key.id])
         else { return }
         var values = key.table.columns.map { HubValue(current[$0] as DatabaseValue) }
-        let before = HubJSON.image(key.table, values)
+        let before = key.table.image(values)
         values[column] = conflict.lost ?? .null
-        let after = HubJSON.image(key.table, values)
+        let after = key.table.image(values)
         var step = JournalStep("\(field) of \(key.table.rawValue) #\(key.id) as \(conflict.lostDevice ?? "it") had it (hub resolve)",
                                at: now)
         try JournalStep.restore(db, key.table, id: key.id, to: after)

@@ -100,10 +100,7 @@ extension Store {
         var longest = try Int64.fetchOne(db, sql: #"SELECT max("end" - start) FROM entry WHERE "end" IS NOT NULL"#) ?? 0
         let free = try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE id = ?")
         let keep = try db.cachedStatement(sql: "INSERT INTO import_key (key, entry_id, step) VALUES (?, ?, ?)")
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO entry (id, project_id, description, tags, start, "end", source, created, updated)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(sql: JournalTable.entry.insert)
         let source = ChangeSource.imported(format: format).storedText
         // In the order they happened: an overlap is then with what came
         // before, in the store or in the file.
@@ -136,17 +133,12 @@ extension Store {
             var chosen = try HubIDs.next(db, .entry)
             if chosen == nil, let wanted = row.id, try Row.fetchOne(free, arguments: [wanted]) == nil { chosen = wanted }
             let tags = Tags.encode(Tags.normalize(row.tags)), entrySource = row.source ?? source
-            // Prepared once: GRDB's record insert builds its SQL each time.
-            try insert.execute(arguments: [
-                chosen, projectID, row.description, tags, row.start.seconds, row.end.seconds, entrySource, now.seconds,
-                now.seconds,
-            ])
-            let record = EntryRecord(
-                id: chosen ?? db.lastInsertedRowID, projectID: projectID, description: row.description, tags: tags,
-                start: row.start.seconds, end: row.end.seconds, source: entrySource, created: now.seconds,
-                updated: now.seconds)
+            var record = EntryRecord(
+                id: chosen, projectID: projectID, description: row.description, tags: tags, start: row.start.seconds,
+                end: row.end.seconds, source: entrySource, created: now.seconds, updated: now.seconds)
+            let image = try record.insert(db, prepared: insert)
             let id = record.id!
-            try step.record(db, .entry, id: id, before: nil, after: record.image)
+            try step.record(db, .entry, id: id, before: nil, after: image)
             try keep.execute(arguments: [row.key, id, step.id])
             report.added.append((row.line, id))
             if let overlapped { report.overlapping.append((row.line, id, overlapped)) }

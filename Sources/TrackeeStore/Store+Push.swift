@@ -20,6 +20,18 @@ public struct OutboxItem: Sendable, Equatable {
     public var createSent: Bool
     /// What was last sent (start, end, description), if anything was.
     public var sent: SentEntry?
+
+    /// What a push would do with it, as `sync --dry-run` says: `delete`,
+    /// `update` (the service holds it), `adopt or create` (a create was
+    /// sent and its answer lost, so it may be there) or `create`.
+    public var plannedAction: String {
+        switch operation {
+        case .delete: "delete"
+        case .put where remoteID != nil: "update"
+        case .put where createSent: "adopt or create"
+        case .put: "create"
+        }
+    }
 }
 
 /// The start, end and description last sent for an entry.
@@ -230,7 +242,7 @@ extension Store {
     }
 
     /// The last error of a target, or nil to clear it.
-    public func recordSyncError(target: String, message: String?, at now: Instant) throws {
+    public func recordPushError(target: String, message: String?, at now: Instant) throws {
         try write { db in
             try db.execute(sql: "UPDATE sync_target SET last_error = ?, last_error_at = ? WHERE name = ?",
                            arguments: [message, message == nil ? nil : now.seconds, target])

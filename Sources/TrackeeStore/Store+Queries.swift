@@ -30,6 +30,18 @@ public struct SummaryLine: Sendable, Equatable, Codable {
     public var entries: Int
 }
 
+extension SummaryLine {
+    /// The line's name as a report shows it under `grouping`: `Docs (Acme)`
+    /// or `(no project)`, `Acme` or `(no client)`, `#urgent` or `(no tag)`.
+    public func shownName(by grouping: Grouping) -> String {
+        switch grouping {
+        case .project: return (name ?? "(no project)") + (client.map { " (\($0))" } ?? "")
+        case .client: return name ?? "(no client)"
+        case .tag: return name.map { "#" + $0 } ?? "(no tag)"
+        }
+    }
+}
+
 /// What `summary` reports: the lines and the totals, which never mix
 /// billable and non-billable time.
 public struct Summary: Sendable {
@@ -136,6 +148,21 @@ extension Store {
     public func total(in span: Timespan, now: Instant, matching filter: EntryFilter) throws -> Int64 {
         filter.namesNothing
             ? try total(in: span, now: now) : try summary(in: span, now: now, by: .project, matching: filter).seconds
+    }
+
+    /// The time `filter` keeps in each of `days` (local days in `zone`),
+    /// as far as its window reaches into the day: a day's total in
+    /// `trackee log`, which counts the whole day, not only the entries of
+    /// one page. A day outside the window has none.
+    public func dayTotals(_ days: [LocalDate], zone: Zone, now: Instant, matching filter: EntryFilter) throws -> [Int64] {
+        try days.map { day in
+            var start = zone.startOfDay(day)
+            var end = zone.startOfDay(day.adding(days: 1))
+            if let from = filter.from { start = max(start, from) }
+            if let to = filter.to { end = min(end, to) }
+            guard end > start else { return 0 }
+            return try total(in: Timespan(start: start, end: end), now: now, matching: filter)
+        }
     }
 
     /// Time inside `span` per project, client or tag, largest first, for

@@ -38,7 +38,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case invalidTag(String)
     case needsConfirmation(kind: String, name: String, entries: Int)
     case nothingToUndo
-    case unknownSyncTarget(String)
+    case unknownPushTarget(String)
     /// The step labelled `step` cannot be undone: `reason`.
     case undoConflict(step: String, reason: String)
     case noRunningTimer
@@ -105,7 +105,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "deleting \(kind) \"\(name)\" would delete \(entries) \(entries == 1 ? "entry" : "entries"); run again with --yes to delete them (`trackee undo` restores them)"
         case .nothingToUndo:
             return "nothing to undo: every change the journal holds is undone already"
-        case let .unknownSyncTarget(name):
+        case let .unknownPushTarget(name):
             return "no sync target named \"\(name)\"; targets are the names under sync: in the settings file"
         case let .undoConflict(step, reason):
             return "cannot undo \"\(step)\": \(reason); nothing changed"

@@ -50,8 +50,8 @@ struct LinkedReplication: HubReplicator {
 
     func sync(
         store: Store, location: StoreLocation, settings: HubSettings, password: String?, batch: Int,
-        progress: ((HubSyncReport) -> Void)?, now: @escaping () -> Instant
-    ) throws -> [HubSyncReport] {
+        progress: ((ReplicationReport) -> Void)?, now: @escaping () -> Instant
+    ) throws -> [ReplicationReport] {
         try Replication.sync(
             store: store, location: location, settings: settings, password: password, batch: batch, progress: progress,
             now: now)

@@ -1,4 +1,4 @@
 import Glibc
 
-// `trackee sync` runs this with the job; the logic is in SyncTool.
-exit(SyncTool.main(CommandLine.arguments))
+// `trackee sync` runs this with the job; the logic is in PushTool.
+exit(PushTool.main(CommandLine.arguments))

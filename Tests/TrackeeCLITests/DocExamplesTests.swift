@@ -57,7 +57,7 @@ import TrackeeTestSupport
         "$ trackee sync": "pushes to Clockify or Toggl Track over the network (SyncPushTests, against a fake)",
         "$ trackee sync status": "shows targets that pushes have used (SyncCommandTests, against a fake)",
         "$ trackee hub init": "needs a PostgreSQL hub (HubInitTests runs it against a private cluster)",
-        "$ trackee hub sync": "needs a PostgreSQL hub (HubSyncTests and the other hub suites, against a private cluster)",
+        "$ trackee hub sync": "needs a PostgreSQL hub (ReplicationPassTests and the other hub suites, against a private cluster)",
         "$ trackee hub status": "shows a device that has synced with a hub (HubOfflineTests checks its lines)",
         "$ trackee hub grant bob --read": "needs a PostgreSQL hub with a role bob (HubSharingTests)",
         "$ trackee hub grant bob --write": "needs a PostgreSQL hub with a role bob (HubSharingTests)",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeTestSupport
 
 @testable import TrackeeCore
 
@@ -255,7 +256,7 @@ struct ZoneLoadingTests {
     }
 
     @Test func namesAreLookedUpInTheGivenDirectory() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try TemporaryDirectory("trackee-zone-")
         try dir.write("Custom/Prague", FileManager.default.contents(atPath: "/usr/share/zoneinfo/Europe/Prague")!)
         try dir.write("Bogus", Data("not a zone".utf8))
         let custom = try Zone(identifier: "Custom/Prague", directory: dir.path)
@@ -357,22 +358,4 @@ struct TZifTests {
         #expect(ZoneRules(tzif: Array("TZif".utf8)) == nil)
         #expect(ZoneRules(tzif: []) == nil)
     }
-}
-
-/// A scratch directory removed when the test ends.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "trackee-zone-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func write(_ name: String, _ data: Data) throws {
-        let url = URL(fileURLWithPath: path + "/" + name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

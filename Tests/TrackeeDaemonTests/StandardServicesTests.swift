@@ -19,13 +19,13 @@ import TrackeeStore
                             newProjects: .create)
         let core = DaemonCore(runner: runner, ruleFiles: [], systemd: SystemdNotifier(environment: [:]),
                               clocks: ManualClock(Instant(seconds: 1_795_417_200)).clocks)
-        func names(_ sync: SyncDrain?) async -> [String] {
+        func names(_ sync: PushDrain?) async -> [String] {
             await Daemon.standardServices(core: core, watching: [directory], eventLines: nil, sync: sync, logger: logger)
                 .map { "\(type(of: $0.service))" }
         }
         #expect(await names(nil) == ["ScheduleService", "EventLineService", "ReloadService"])
-        #expect(await names(SyncDrain(argv: ["trackee-sync", "drain"], environment: [:], store: store))
-            == ["ScheduleService", "EventLineService", "ReloadService", "SyncDrainService"])
+        #expect(await names(PushDrain(argv: ["trackee-sync", "drain"], environment: [:], store: store))
+            == ["ScheduleService", "EventLineService", "ReloadService", "PushDrainService"])
     }
 
     /// The desk's threads wait on the daemon's sleep clock: it counts

@@ -7,20 +7,20 @@ import TrackeeTestSupport
 @Suite(.serialized) struct HubClockTests {
     @Test func aDeviceThreeHoursBehindStillWritesAfterWhatItHasSeen() throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
         let (laptop, desktop) = (d[0], d[1])
-        _ = try HubSyncTests.sync(laptop, now: "2026-11-20 11:00")
+        _ = try ReplicationPassTests.sync(laptop, now: "2026-11-20 11:00")
         #expect(try laptop.run(["add", "-p", "Docs", "--from", "09:00", "--to", "10:00"], now: "2026-11-20 11:00").status == 0)
         #expect(try laptop.run(["edit", "1001", "-d", "laptop at noon"], now: "2026-11-20 12:00").status == 0)
-        _ = try HubSyncTests.sync(laptop, now: "2026-11-20 12:00")
+        _ = try ReplicationPassTests.sync(laptop, now: "2026-11-20 12:00")
         // The desktop's clock says 09:05 when it is past noon: it has seen
         // the laptop's edit, so its own edit still comes after it.
-        _ = try HubSyncTests.sync(desktop, now: "2026-11-20 09:05")
+        _ = try ReplicationPassTests.sync(desktop, now: "2026-11-20 09:05")
         #expect(try desktop.run(["edit", "1001", "-d", "desktop after reading it"], now: "2026-11-20 09:06").status == 0)
-        _ = try HubSyncTests.sync(desktop, now: "2026-11-20 09:07")
-        _ = try HubSyncTests.sync(laptop, now: "2026-11-20 12:10")
+        _ = try ReplicationPassTests.sync(desktop, now: "2026-11-20 09:07")
+        _ = try ReplicationPassTests.sync(laptop, now: "2026-11-20 12:10")
         for t in [laptop, desktop] {
-            #expect(try HubSyncTests.export(t).contains(#""description":"desktop after reading it""#))
+            #expect(try ReplicationPassTests.export(t).contains(#""description":"desktop after reading it""#))
         }
         let clock = try desktop.run(["hub", "status", "--json"], now: "2026-11-20 09:08").stdout
         // Its clock ran on from the laptop's noon stamp, not from 09:06.
@@ -29,14 +29,14 @@ import TrackeeTestSupport
 
     @Test func aChangeStampedMoreThanADayAheadIsRefusedOnTheDeviceThatMadeIt() throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop"])
         let laptop = d[0]
         let format = DateFormatter()
         format.locale = Locale(identifier: "en_US_POSIX")
         format.timeZone = TimeZone(identifier: "Europe/Prague")
         format.dateFormat = "yyyy-MM-dd HH:mm"
         let ahead = format.string(from: Date().addingTimeInterval(3 * 86_400))
-        _ = try HubSyncTests.sync(laptop, now: ahead)
+        _ = try ReplicationPassTests.sync(laptop, now: ahead)
         #expect(try laptop.run(["add", "-p", "Docs", "--from", "09:00", "--to", "10:00"], now: ahead).status == 0)
         let r = try laptop.run(["hub", "sync"], now: ahead)
         #expect(r.status == 75, "\(r)")

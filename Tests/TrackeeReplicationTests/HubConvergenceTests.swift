@@ -18,7 +18,7 @@ extension SeededGenerator: RandomNumberGenerator {}
             ?? UInt64.random(in: 1...UInt64.max >> 1)
         let rounds = ProcessInfo.processInfo.environment["TRACKEE_HUB_ROUNDS"].flatMap(Int.init) ?? 100
         var random = SeededGenerator(seed: seed)
-        let devices = try HubSyncTests.devices(pg, Self.names)
+        let devices = try ReplicationPassTests.devices(pg, Self.names)
         // The projects exist everywhere before the offline work.
         for project in Self.projects { #expect(try devices[0].run("projects", "add", project).status == 0) }
         // One schedule on every device: each occurrence is to fire once.
@@ -26,7 +26,7 @@ extension SeededGenerator: RandomNumberGenerator {}
             _ = try t.write("rules:\n  - id: standup\n    when: {at: \"*:00/20\"}\n    do: [{start: {project: Standup}}]\n",
                             to: "config/trackee/rules.yaml")
         }
-        for t in devices + [devices[0]] { _ = try HubSyncTests.sync(t) }
+        for t in devices + [devices[0]] { _ = try ReplicationPassTests.sync(t) }
 
         // Entries the commands made, and those nothing could have removed
         // since (no delete named them, no undo ran on their device).
@@ -124,7 +124,7 @@ extension SeededGenerator: RandomNumberGenerator {}
             }
             if moved == 0 { break }
         }
-        let exports = try devices.map { try HubSyncTests.export($0) }
+        let exports = try devices.map { try ReplicationPassTests.export($0) }
         if ProcessInfo.processInfo.environment["TRACKEE_HUB_DEBUG"] != nil {
             for (i, t) in devices.enumerated() {
                 try? FileManager.default.removeItem(atPath: "/tmp/debug-\(Self.names[i]).db")
@@ -165,7 +165,7 @@ extension SeededGenerator: RandomNumberGenerator {}
 
     /// The ids of the entries a device has, in export order.
     static func ids(_ t: Sandbox) throws -> [Int] {
-        let text = try HubSyncTests.export(t)
+        let text = try ReplicationPassTests.export(t)
         return text.split(separator: "\n").compactMap { line in try? firstID(String(line)) ?? nil }
     }
 

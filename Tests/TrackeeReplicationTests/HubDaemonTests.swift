@@ -8,7 +8,7 @@ import TrackeeTestSupport
 @Suite(.serialized) struct HubDaemonTests {
     @Test func twoRunningDaemonsShareAChangeAndSurviveAHubRestart() async throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
         let daemons = try d.map { try $0.launch(["run", "--verbose"], environment: ["TRACKEE_NOW": nil]) }
         defer { daemons.forEach { $0.stop() } }
         func joined(_ t: Sandbox) throws -> Bool {

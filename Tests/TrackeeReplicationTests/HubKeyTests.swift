@@ -8,17 +8,17 @@ import TrackeeTestSupport
 @Suite(.serialized) struct HubKeyTests {
     @Test func aKeyAppliedOnTwoDevicesStandsOnceTheEarlierApplication() throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
         let (laptop, desktop) = (d[0], d[1])
-        _ = try HubSyncTests.sync(laptop)
-        _ = try HubSyncTests.sync(desktop)
+        _ = try ReplicationPassTests.sync(laptop)
+        _ = try ReplicationPassTests.sync(desktop)
         // A phone's retry reached the second daemon a minute later.
         #expect(try laptop.run(["start", "-p", "Docs", "--key", "phone-17", "--at", "09:00"], now: "2026-11-20 09:00").status == 0)
         #expect(try desktop.run(["start", "-p", "Mail", "--at", "08:30"], now: "2026-11-20 08:30").status == 0)
         #expect(try desktop.run(["start", "-p", "Docs", "--key", "phone-17", "--at", "09:01"], now: "2026-11-20 09:01").status == 0)
-        for t in [laptop, desktop, laptop, desktop] { _ = try HubSyncTests.sync(t, now: "2026-11-20 09:10") }
-        let exported = try HubSyncTests.export(laptop)
-        #expect(try HubSyncTests.export(desktop) == exported)
+        for t in [laptop, desktop, laptop, desktop] { _ = try ReplicationPassTests.sync(t, now: "2026-11-20 09:10") }
+        let exported = try ReplicationPassTests.export(laptop)
+        #expect(try ReplicationPassTests.export(desktop) == exported)
         // Mail ran from 08:30 until the laptop's Docs began; the desktop's
         // own Docs is taken back, and Docs from 09:00 runs on both.
         #expect(exported == "[\n" + #"{"id":1002,"start":"2026-11-20T08:30:00+01:00","end":"2026-11-20T09:00:00+01:00","duration_seconds":1800,"project":"Mail","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}"# + "\n]\n")
@@ -29,25 +29,25 @@ import TrackeeTestSupport
         let again = try desktop.run(["start", "-p", "Docs", "--key", "phone-17", "--json"], now: "2026-11-20 09:20")
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout.contains(#""replayed":true"#), "\(again)")
-        #expect(try HubSyncTests.export(desktop) == exported)
+        #expect(try ReplicationPassTests.export(desktop) == exported)
     }
 
     /// Intents without a key travel as well as keyed ones: the other
     /// device's history lists them, naming where they were applied.
     @Test func everyIntentReachesTheOtherDevicesHistory() throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
         let (laptop, desktop) = (d[0], d[1])
-        _ = try HubSyncTests.sync(laptop)
-        _ = try HubSyncTests.sync(desktop)
+        _ = try ReplicationPassTests.sync(laptop)
+        _ = try ReplicationPassTests.sync(desktop)
         #expect(try laptop.run(["start", "-p", "Docs", "--at", "09:00"], now: "2026-11-20 09:00").status == 0)
         #expect(try laptop.run(["stop", "--at", "09:30"], now: "2026-11-20 09:30").status == 0)
         #expect(try laptop.run(["start", "-p", "Mail", "--key", "phone-3"], now: "2026-11-20 09:40").status == 0)
         // Journal: two projects, two entries, one edit; keys: two log rows
         // and one intent key.
-        #expect(try HubSyncTests.sync(laptop, now: "2026-11-20 09:45")
+        #expect(try ReplicationPassTests.sync(laptop, now: "2026-11-20 09:45")
                 == "hub sync: device laptop (1): pushed 8, pulled 0, applied 0\n")
-        #expect(try HubSyncTests.sync(desktop, now: "2026-11-20 09:45")
+        #expect(try ReplicationPassTests.sync(desktop, now: "2026-11-20 09:45")
                 == "hub sync: device desktop (2): pushed 0, pulled 8, applied 8\n")
         let history = try desktop.run(["history"], now: "2026-11-20 09:50")
         #expect(history.status == 0, "\(history)")
@@ -62,8 +62,8 @@ import TrackeeTestSupport
         // reaches it named.
         #expect(try laptop.run(["history", "--json"], now: "2026-11-20 09:50").stdout.contains("device") == false)
         #expect(try desktop.run(["stop"], now: "2026-11-20 09:55").status == 0)
-        _ = try HubSyncTests.sync(desktop, now: "2026-11-20 09:56")
-        #expect(try HubSyncTests.sync(laptop, now: "2026-11-20 09:56")
+        _ = try ReplicationPassTests.sync(desktop, now: "2026-11-20 09:56")
+        #expect(try ReplicationPassTests.sync(laptop, now: "2026-11-20 09:56")
                 == "hub sync: device laptop (1): pushed 0, pulled 2, applied 2\n")
         #expect(try laptop.run(["history", "--limit", "1"], now: "2026-11-20 09:57").lines
                 == ["#4  2026-11-20 09:55  cli  stop  stopped #2001  on desktop", "older: trackee history --before 4"])
@@ -96,18 +96,18 @@ import TrackeeTestSupport
 
     @Test func twoLaptopsRunningOneScheduleFireEachOccurrenceOnceBetweenThem() throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
         for t in d {
             _ = try t.write(Self.rules, to: "config/trackee/rules.yaml")
             #expect(try t.run(["tick"], now: "2026-11-23 08:58").status == 0)
-            _ = try HubSyncTests.sync(t, now: "2026-11-23 08:58")
+            _ = try ReplicationPassTests.sync(t, now: "2026-11-23 08:58")
         }
         // Both fire the 09:00 occurrence before either has synced.
         let laptopTick = try d[0].run(["tick"], now: "2026-11-23 09:00:20")
         #expect(laptopTick.lines.first?.hasPrefix("fired office-hours at 2026-11-23T09:00:00+01:00") == true, "\(laptopTick)")
         let desktopTick = try d[1].run(["tick"], now: "2026-11-23 09:00:40")
         #expect(desktopTick.lines.first?.hasPrefix("fired office-hours at 2026-11-23T09:00:00+01:00") == true, "\(desktopTick)")
-        for t in [d[0], d[1], d[0], d[1]] { _ = try HubSyncTests.sync(t, now: "2026-11-23 09:05") }
+        for t in [d[0], d[1], d[0], d[1]] { _ = try ReplicationPassTests.sync(t, now: "2026-11-23 09:05") }
         for t in d {
             #expect(try t.run(["status"], now: "2026-11-23 09:05").lines.prefix(2)
                     == ["running Office #1001", "since   09:00 (0:05 elapsed)"])
@@ -132,8 +132,8 @@ import TrackeeTestSupport
         // Once synced, the other laptop does not fire the next occurrence
         // the first one fired.
         #expect(try d[0].run(["tick"], now: "2026-11-24 09:00:10").status == 0)
-        _ = try HubSyncTests.sync(d[0], now: "2026-11-24 09:00:20")
-        _ = try HubSyncTests.sync(d[1], now: "2026-11-24 09:00:30")
+        _ = try ReplicationPassTests.sync(d[0], now: "2026-11-24 09:00:20")
+        _ = try ReplicationPassTests.sync(d[1], now: "2026-11-24 09:00:30")
         let late = try d[1].run(["tick"], now: "2026-11-24 09:00:40")
         #expect(late.lines == ["already fired office-hours at 2026-11-24T09:00:00+01:00"], "\(late)")
     }

@@ -18,7 +18,7 @@ import TrackeeTestSupport
             // Online, what one device did reaches the other before its
             // next command, as `trackee run` makes it within a second.
             let order = t === laptop ? [laptop, desktop] : [desktop, laptop]
-            for device in order where device === laptop || desktopOnline { _ = try HubSyncTests.sync(device, now: now) }
+            for device in order where device === laptop || desktopOnline { _ = try ReplicationPassTests.sync(device, now: now) }
         }
         for day in 0..<7 {
             try run(laptop, ["start", "-p", "Docs", "--at", "09:00"], at(day, "09:00"))
@@ -43,13 +43,13 @@ import TrackeeTestSupport
         var exports: [String] = []
         for online in [true, false] {
             guard let pg = try HubInitTests.cluster() else { return }
-            let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
-            _ = try HubSyncTests.sync(d[0], now: "2026-11-13 08:00")
+            let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
+            _ = try ReplicationPassTests.sync(d[0], now: "2026-11-13 08:00")
             #expect(try d[0].run(["add", "-p", "Plan", "--from", "2026-11-13 09:00", "--to", "2026-11-13 10:00"],
                                  now: "2026-11-13 10:00").status == 0)
             #expect(try d[0].run(["add", "-p", "Plan", "--from", "2026-11-13 11:00", "--to", "2026-11-13 12:00"],
                                  now: "2026-11-13 12:00").status == 0)
-            for t in d + d { _ = try HubSyncTests.sync(t, now: "2026-11-13 12:00") }
+            for t in d + d { _ = try ReplicationPassTests.sync(t, now: "2026-11-13 12:00") }
             try Self.week(d[0], d[1], desktopOnline: online)
             if !online {
                 // Seven days of the desktop's work, waiting: 3 changes a
@@ -65,16 +65,16 @@ import TrackeeTestSupport
             // The laptop's week, pulled by the desktop: 4 changes and 4
             // intents a day, its projects Docs and Mail, two edits:
             // 28 + 28 + 4.
-            let pulls = try d.map { try HubSyncTests.sync($0, now: "2026-11-22 23:00", batch: online ? nil : 4) }
+            let pulls = try d.map { try ReplicationPassTests.sync($0, now: "2026-11-22 23:00", batch: online ? nil : 4) }
             if !online {
                 #expect(pulls == ["hub sync: device laptop (1): pushed 0, pulled 0, applied 0\n",
                                   "hub sync: device desktop (2): pushed 39, pulled 60, applied 60, 1 conflict(s)\n"], "\(pulls)")
-                let laptop = try HubSyncTests.sync(d[0], now: "2026-11-22 23:00", batch: 4)
+                let laptop = try ReplicationPassTests.sync(d[0], now: "2026-11-22 23:00", batch: 4)
                 #expect(laptop == "hub sync: device laptop (1): pushed 0, pulled 39, applied 39, 1 conflict(s)\n", "\(laptop)")
             }
-            for t in d + d { _ = try HubSyncTests.sync(t, now: "2026-11-22 23:00") }
-            let exported = try HubSyncTests.export(d[0])
-            #expect(try HubSyncTests.export(d[1]) == exported)
+            for t in d + d { _ = try ReplicationPassTests.sync(t, now: "2026-11-22 23:00") }
+            let exported = try ReplicationPassTests.export(d[0])
+            #expect(try ReplicationPassTests.export(d[1]) == exported)
             exports.append(exported)
         }
         #expect(exports[0].split(separator: "\n").count == 31, "\(exports[0])")
@@ -90,8 +90,8 @@ import TrackeeTestSupport
 
     @Test func aHubOutOfReachIsOneLineAndTheWorkGoesOutLater() throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
-        for t in d { _ = try HubSyncTests.sync(t) }
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
+        for t in d { _ = try ReplicationPassTests.sync(t) }
         // The same settings, with the hub's port closed.
         let settings = d[0].path("config/trackee/config.yaml")
         let good = try String(contentsOfFile: settings, encoding: .utf8)
@@ -107,9 +107,9 @@ import TrackeeTestSupport
         #expect(status.contains("queued     2"), "\(status)")
         #expect(status.contains { $0.hasPrefix("last error ") && $0.contains("cannot reach the hub") }, "\(status)")
         try good.write(toFile: settings, atomically: true, encoding: .utf8)
-        #expect(try HubSyncTests.sync(d[0]) == "hub sync: device laptop (1): pushed 2, pulled 0, applied 0\n")
-        _ = try HubSyncTests.sync(d[1])
-        #expect(try HubSyncTests.export(d[1]) == HubSyncTests.export(d[0]))
+        #expect(try ReplicationPassTests.sync(d[0]) == "hub sync: device laptop (1): pushed 2, pulled 0, applied 0\n")
+        _ = try ReplicationPassTests.sync(d[1])
+        #expect(try ReplicationPassTests.export(d[1]) == ReplicationPassTests.export(d[0]))
         #expect(try d[0].run("hub", "status").lines.contains("queued     0"))
     }
 
@@ -121,18 +121,18 @@ import TrackeeTestSupport
     @Test(arguments: [["laptop", "desktop", "laptop"], ["desktop", "laptop", "desktop"]])
     func aStopMadeOfflineStandsWhateverTheOrderOfSyncs(order: [String]) throws {
         guard let pg = try HubInitTests.cluster() else { return }
-        let d = try HubSyncTests.devices(pg, ["laptop", "desktop"])
+        let d = try ReplicationPassTests.devices(pg, ["laptop", "desktop"])
         let (laptop, desktop) = (d[0], d[1])
-        for t in d { _ = try HubSyncTests.sync(t, now: "2026-11-23 12:00") }
+        for t in d { _ = try ReplicationPassTests.sync(t, now: "2026-11-23 12:00") }
         #expect(try laptop.run(["start", "-p", "Docs", "--at", "13:00"], now: "2026-11-23 13:00").status == 0)
-        #expect(try HubSyncTests.sync(laptop, now: "2026-11-23 13:01")
+        #expect(try ReplicationPassTests.sync(laptop, now: "2026-11-23 13:01")
                 == "hub sync: device laptop (1): pushed 3, pulled 0, applied 0\n")
         #expect(try laptop.run(["stop", "--at", "13:30"], now: "2026-11-23 13:30").status == 0)
         #expect(try desktop.run(["start", "-p", "Review", "--at", "15:00"], now: "2026-11-23 15:00").status == 0)
-        for name in order { _ = try HubSyncTests.sync(name == "laptop" ? laptop : desktop, now: "2026-11-23 15:10") }
+        for name in order { _ = try ReplicationPassTests.sync(name == "laptop" ? laptop : desktop, now: "2026-11-23 15:10") }
         let docs = #"{"id":1001,"start":"2026-11-23T13:00:00+01:00","end":"2026-11-23T13:30:00+01:00","duration_seconds":1800,"project":"Docs","client":"","description":"","tags":[],"billable":false,"rate":null,"source":"cli"}"#
         for t in d {
-            #expect(try HubSyncTests.export(t) == "[\n\(docs)\n]\n")
+            #expect(try ReplicationPassTests.export(t) == "[\n\(docs)\n]\n")
             #expect(try t.run(["status"], now: "2026-11-23 15:10").lines.prefix(2)
                     == ["running Review #1002", "since   15:00 (0:10 elapsed)"])
             #expect(try t.run(["hub", "conflicts"], now: "2026-11-23 15:10").lines == ["no conflicts"])

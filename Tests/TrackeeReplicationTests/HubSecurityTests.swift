@@ -26,8 +26,8 @@ import TrackeeTestSupport
                 url: pg.url(database: "trackee"), password: PostgresCluster.adminPassword, device: "admin",
                 user: PostgresCluster.admin)
             #expect(try alice.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:30").status == 0)
-            #expect(try HubSyncTests.sync(alice) == "hub sync: device laptop (1): pushed 2, pulled 0, applied 0\n")
-            #expect(try HubSyncTests.sync(bob) == "hub sync: device desk (1): pushed 0, pulled 0, applied 0\n")
+            #expect(try ReplicationPassTests.sync(alice) == "hub sync: device laptop (1): pushed 2, pulled 0, applied 0\n")
+            #expect(try ReplicationPassTests.sync(bob) == "hub sync: device desk (1): pushed 0, pulled 0, applied 0\n")
         }
 
         func asBob(_ statement: String) throws -> PostgresCluster.Answer {
@@ -70,12 +70,12 @@ import TrackeeTestSupport
             """), "permission denied for table change")
         #expect(try hub.count("change") == "2\n")
         #expect(try hub.alice.run("add", "-p", "Docs", "--from", "11:00", "--to", "12:00").status == 0)
-        #expect(try HubSyncTests.sync(hub.alice) == "hub sync: device laptop (1): pushed 1, pulled 0, applied 0\n")
+        #expect(try ReplicationPassTests.sync(hub.alice) == "hub sync: device laptop (1): pushed 1, pulled 0, applied 0\n")
         #expect(try hub.count("change WHERE person = 'alice' AND device = 'laptop'") == "3\n")
         // Allowed to write alice's timeline, bob still writes only under
         // his own device there: his copy of it.
         #expect(try hub.alice.run("hub", "grant", "bob", "--write").status == 0)
-        _ = try HubSyncTests.sync(hub.bob)
+        _ = try ReplicationPassTests.sync(hub.bob)
         Self.refused(try hub.asBob("""
             INSERT INTO trackee.change (person, device, sequence, clock, kind, body)
             VALUES ('alice', 'laptop', 100, 'c', 'entry', '{}')
@@ -134,7 +134,7 @@ import TrackeeTestSupport
             "\(tablet.path("config/trackee/config.yaml")):2: hub: you have registered 2 devices on the hub, your limit; "
                 + "its administrator can raise it (trackee hub limit bob N)"))
         #expect(try HubInitTests.administer(hub.admin, "hub", "limit", "bob", "3").status == 0)
-        #expect(try HubSyncTests.sync(tablet) == "hub sync: device tablet (3): pushed 0, pulled 0, applied 0\n")
+        #expect(try ReplicationPassTests.sync(tablet) == "hub sync: device tablet (3): pushed 0, pulled 0, applied 0\n")
         let json = try HubInitTests.administer(hub.admin, "hub", "limit", "bob", "3", "--json")
         #expect(json.stdout == #"{"devices":3,"person":"bob","registered":3}"# + "\n", "\(json)")
     }
@@ -206,7 +206,7 @@ import TrackeeTestSupport
                 + "can join the hub")
         // Alice's own next device still joins, with the smallest free number.
         let tablet = try HubInitTests.settings(url: hub.pg.url(database: "trackee"), password: "laptop-secret", device: "tablet")
-        #expect(try HubSyncTests.sync(tablet) == "hub sync: device tablet (6): pushed 0, pulled 2, applied 2\n")
+        #expect(try ReplicationPassTests.sync(tablet) == "hub sync: device tablet (6): pushed 0, pulled 2, applied 2\n")
         // Bob's own timeline numbers from 1 whatever alice's holds.
         #expect(try hub.asBob("SELECT trackee.register('phone', 's6')").stdout == "2\n")
     }
@@ -222,18 +222,18 @@ import TrackeeTestSupport
             ].map { try hub.asBob($0).stdout }
         }
         #expect(try hub.bob.run("add", "-p", "Reading", "--from", "08:00", "--to", "09:00").status == 0)
-        _ = try HubSyncTests.sync(hub.bob)
+        _ = try ReplicationPassTests.sync(hub.bob)
         #expect(try seen() == ["bob/desk\n", "bob 2\n", "bob\n", "0\n"])
         // The store token is no person's to read, not even their own.
         Self.refused(try hub.asBob("SELECT store FROM trackee.device"), "permission denied for table device")
         // Granted read: alice's devices and changes; never her channel.
         #expect(try hub.alice.run("hub", "grant", "bob", "--read").status == 0)
-        _ = try HubSyncTests.sync(hub.bob)
+        _ = try ReplicationPassTests.sync(hub.bob)
         #expect(try seen() == ["alice/desk.alice alice/laptop bob/desk\n", "alice bob 4\n", "bob\n", "0\n"])
         // Revoked: nothing again, the copy's device gone with the grant.
         #expect(try hub.alice.run("hub", "revoke", "bob").status == 0)
         #expect(try seen() == ["bob/desk\n", "bob 2\n", "bob\n", "0\n"])
-        _ = try HubSyncTests.sync(hub.bob)
+        _ = try ReplicationPassTests.sync(hub.bob)
         #expect(!FileManager.default.fileExists(atPath: hub.bob.path("store/people/alice.sqlite3")))
     }
 
@@ -257,7 +257,7 @@ import TrackeeTestSupport
         // Bob cannot read alice's channel to listen on it.
         #expect(try hub.asBob("SELECT channel FROM trackee.person WHERE name = 'alice'").stdout == "")
         #expect(try hub.alice.run("add", "-p", "Docs", "--from", "11:00", "--to", "12:00").status == 0)
-        #expect(try HubSyncTests.sync(hub.alice) == "hub sync: device laptop (1): pushed 1, pulled 0, applied 0\n")
+        #expect(try ReplicationPassTests.sync(hub.alice) == "hub sync: device laptop (1): pushed 1, pulled 0, applied 0\n")
         #expect(try aliceListening.waitForPush(milliseconds: 2000, excluding: "probe"))
         #expect(try alicePushing.waitForPush(milliseconds: 2000, excluding: "probe"))
         #expect(try !bob.waitForPush(milliseconds: 500, excluding: "probe"))

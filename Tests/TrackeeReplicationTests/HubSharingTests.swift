@@ -22,24 +22,24 @@ import TrackeeTestSupport
         guard let pg = try HubInitTests.cluster() else { return }
         let (alice, bob) = try Self.people(pg)
         #expect(try alice.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:30", "-d", "alice's").status == 0)
-        _ = try HubSyncTests.sync(alice)
+        _ = try ReplicationPassTests.sync(alice)
         // Before a grant bob sees nothing of alice. Numbers are per
         // timeline: bob's desk is the first of his.
-        #expect(try HubSyncTests.sync(bob) == "hub sync: device desk (1): pushed 0, pulled 0, applied 0\n")
+        #expect(try ReplicationPassTests.sync(bob) == "hub sync: device desk (1): pushed 0, pulled 0, applied 0\n")
         let none = try bob.run("export", "--person", "alice", "--format", "json")
         #expect(none.status == 1)
         #expect(none.stderr == failure(
             "--person alice: no copy of alice's timeline is here; alice shares it with `trackee hub grant YOU --read`, "
                 + "and then `trackee hub sync` brings it"))
         #expect(try alice.run("hub", "grant", "bob", "--read").lines == ["bob may now read your timeline"])
-        let shared = try HubSyncTests.sync(bob)
+        let shared = try ReplicationPassTests.sync(bob)
         #expect(shared == """
             hub sync: device desk (1): pushed 0, pulled 0, applied 0
             hub sync: alice's timeline (read), as device desk.alice (2): pushed 0, pulled 2, applied 2
 
             """, "\(shared)")
         let exported = try bob.run("export", "--person", "alice", "--format", "json", "--from", "2026-01-01", "--to", "2027-01-01")
-        #expect(exported.stdout == (try HubSyncTests.export(alice)), "\(exported)")
+        #expect(exported.stdout == (try ReplicationPassTests.export(alice)), "\(exported)")
         let summary = try bob.run("summary", "--person", "alice")
         #expect(summary.status == 0, "\(summary)")
         #expect(summary.stdout.contains("Docs"), "\(summary)")
@@ -57,8 +57,8 @@ import TrackeeTestSupport
                 + "VALUES ('alice', 'desk.alice', 99, 'c', 'entry', '{}')", as: "bob", password: "bob-secret")
         #expect(direct.status == 1, "\(direct)")
         #expect(direct.stderr == "ERROR:  new row violates row-level security policy for table \"change\"\n")
-        _ = try HubSyncTests.sync(alice)
-        #expect(!(try HubSyncTests.export(alice)).contains("bob was here"))
+        _ = try ReplicationPassTests.sync(alice)
+        #expect(!(try ReplicationPassTests.export(alice)).contains("bob was here"))
         // Revoked: bob's next sync forgets the copy, and the hub its device.
         #expect(try alice.run("hub", "revoke", "bob").lines == ["bob may no longer see your timeline"])
         _ = try bob.run("hub", "sync")
@@ -67,7 +67,7 @@ import TrackeeTestSupport
         #expect(try pg.sql("SELECT name FROM device ORDER BY timeline, name", database: "trackee") == "laptop\ndesk\n")
         // Granted again, bob's desk keeps a new copy, under the same name.
         #expect(try alice.run("hub", "grant", "bob", "--read").lines == ["bob may now read your timeline"])
-        #expect(try HubSyncTests.sync(bob) == """
+        #expect(try ReplicationPassTests.sync(bob) == """
             hub sync: device desk (1): pushed 0, pulled 0, applied 0
             hub sync: alice's timeline (read), as device desk.alice (2): pushed 0, pulled 2, applied 2
 
@@ -78,13 +78,13 @@ import TrackeeTestSupport
         guard let pg = try HubInitTests.cluster() else { return }
         let (alice, bob) = try Self.people(pg)
         #expect(try alice.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:30").status == 0)
-        _ = try HubSyncTests.sync(alice)
+        _ = try ReplicationPassTests.sync(alice)
         #expect(try alice.run("hub", "grant", "bob", "--write").lines == ["bob may now read and change your timeline"])
-        _ = try HubSyncTests.sync(bob)
+        _ = try ReplicationPassTests.sync(bob)
         #expect(try bob.run("edit", "--person", "alice", "1001", "-d", "filed by the assistant").status == 0)
-        _ = try HubSyncTests.sync(bob)
-        _ = try HubSyncTests.sync(alice)
-        #expect(try HubSyncTests.export(alice).contains(#""description":"filed by the assistant""#))
+        _ = try ReplicationPassTests.sync(bob)
+        _ = try ReplicationPassTests.sync(alice)
+        #expect(try ReplicationPassTests.export(alice).contains(#""description":"filed by the assistant""#))
         let config = alice.path("config/trackee/config.yaml")
         let nobody = try alice.run("hub", "grant", "carol", "--read")
         #expect(nobody.status == 75)

@@ -48,11 +48,11 @@ import TrackeeTestSupport
             try (Self.token + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             chmod(path, 0o600)
         }
-        for t in d { _ = try HubSyncTests.sync(t) }
+        for t in d { _ = try ReplicationPassTests.sync(t) }
         #expect(try d[0].run("add", "-p", "Docs", "--from", "09:00", "--to", "10:00", "-d", "laptop one").status == 0)
         #expect(try d[0].run("add", "-p", "Docs", "--from", "10:00", "--to", "11:00", "-d", "laptop two").status == 0)
         #expect(try d[1].run("add", "-p", "Docs", "--from", "11:00", "--to", "11:30", "-d", "desktop one").status == 0)
-        for t in d + d { _ = try HubSyncTests.sync(t) }
+        for t in d + d { _ = try ReplicationPassTests.sync(t) }
         let laptop = try d[0].run("sync")
         let desktop = try d[1].run("sync")
         return (laptop, desktop, try Self.entries(server))

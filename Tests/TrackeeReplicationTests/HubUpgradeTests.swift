@@ -71,7 +71,7 @@ import TrackeeTestSupport
         let pulled = try tablet.run("hub", "sync")
         #expect(pulled.status == 0, "\(pulled)")
         #expect(pulled.stdout.hasPrefix("hub sync: device tablet (3): pushed 0, pulled 11, applied "), "\(pulled)")
-        let exported = try HubSyncTests.export(tablet)
+        let exported = try ReplicationPassTests.export(tablet)
         for entry in [#""id":1001,"#, #""id":2001,"#, #""description":"before joining, kept""#] {
             #expect(exported.contains(entry), "\(exported)")
         }

@@ -119,7 +119,7 @@ final class Device {
     /// Syncs; true when anything moved either way.
     @discardableResult
     func sync(at time: Int64, batch: Int) throws -> Bool {
-        var sync = HubSync(
+        var sync = ReplicationPass(
             store: store, settings: HubSettings(url: "postgresql:///memory", device: name, origin: "memory"),
             session: hub.session())
         sync.batch = batch

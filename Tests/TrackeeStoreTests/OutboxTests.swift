@@ -19,8 +19,8 @@ import TrackeeCore
         }
     }
 
-    func work(since: Instant = nine - 3600) -> SyncTargetRecord {
-        SyncTargetRecord(name: "work", service: "clockify", since: since)
+    func work(since: Instant = nine - 3600) -> PushTargetRecord {
+        PushTargetRecord(name: "work", service: "clockify", since: since)
     }
 
     @Test func withoutTargetsNothingIsQueued() throws {
@@ -32,7 +32,7 @@ import TrackeeCore
 
     @Test func theRunningTimerIsQueuedWhenItStopsAndOnceHoweverOftenItChanges() throws {
         let t = try TemporaryStore()
-        try t.store.registerSyncTargets([work()])
+        try t.store.registerPushTargets([work()])
         _ = try t.store.apply(start("Docs", at: nine), now: nine)
         #expect(try queue(t) == [])
         _ = try t.store.apply(Intent(.stop, at: at(minutes: 30)), now: at(minutes: 30))
@@ -48,7 +48,7 @@ import TrackeeCore
 
     @Test func aDeleteReplacesTheQueuedPutAndUndoPutsItBack() throws {
         let t = try TemporaryStore()
-        try t.store.registerSyncTargets([work()])
+        try t.store.registerPushTargets([work()])
         _ = try t.store.add(TimerParameters(project: "Docs"), start: nine, end: at(minutes: 30), now: at(minutes: 30))
         _ = try t.store.add(TimerParameters(project: "Docs"), start: at(minutes: 30), end: at(minutes: 60), now: at(minutes: 60))
         #expect(try queue(t) == ["work 1 put queued", "work 2 put queued"])
@@ -67,7 +67,7 @@ import TrackeeCore
 
     @Test func anUndoneStopTakesItsPutOutOrQueuesADelete() throws {
         let t = try TemporaryStore()
-        try t.store.registerSyncTargets([work()])
+        try t.store.registerPushTargets([work()])
         _ = try t.store.apply(start("Docs", at: nine), now: nine)
         _ = try t.store.apply(Intent(.stop, at: at(minutes: 30), source: .cli), now: at(minutes: 30))
         #expect(try queue(t) == ["work 1 put queued"])
@@ -85,7 +85,7 @@ import TrackeeCore
 
     @Test func onlyTargetsWhoseSinceCoversTheEntryQueueIt() throws {
         let t = try TemporaryStore()
-        try t.store.registerSyncTargets([work(since: at(minutes: 60)), SyncTargetRecord(name: "old", service: "toggl", since: nine)])
+        try t.store.registerPushTargets([work(since: at(minutes: 60)), PushTargetRecord(name: "old", service: "toggl", since: nine)])
         _ = try t.store.add(TimerParameters(project: "Docs"), start: nine, end: at(minutes: 30), now: at(minutes: 30))
         _ = try t.store.add(TimerParameters(project: "Docs"), start: at(minutes: 60), end: at(minutes: 90), now: at(minutes: 90))
         #expect(try queue(t) == ["old 1 put queued", "old 2 put queued", "work 2 put queued"])
@@ -97,11 +97,11 @@ import TrackeeCore
 
     @Test func registeringIsIdempotentAndARemovedTargetTakesItsQueue() throws {
         let t = try TemporaryStore()
-        try t.store.registerSyncTargets([work()])
+        try t.store.registerPushTargets([work()])
         _ = try t.store.add(TimerParameters(project: "Docs"), start: nine, end: at(minutes: 30), now: at(minutes: 30))
-        try t.store.registerSyncTargets([work()])
+        try t.store.registerPushTargets([work()])
         #expect(try queue(t) == ["work 1 put queued"])
-        try t.store.registerSyncTargets([])
+        try t.store.registerPushTargets([])
         #expect(try queue(t) == [])
         #expect(try t.store.outboxSummaries() == [])
     }
@@ -112,12 +112,12 @@ import TrackeeCore
         _ = try t.store.add(TimerParameters(project: "Docs"), start: nine, end: at(minutes: 30), now: at(minutes: 90))
         _ = try t.store.add(TimerParameters(project: "Docs"), start: at(minutes: 200), end: at(minutes: 230), now: at(minutes: 230))
         _ = try t.store.apply(start("Docs", at: at(minutes: 240)), now: at(minutes: 240))
-        try t.store.registerSyncTargets([work()])
+        try t.store.registerPushTargets([work()])
         #expect(try queue(t) == [])
         #expect(try t.store.backfill(target: "work", from: nine, to: at(minutes: 300)) == 3)
         #expect(try queue(t) == ["work 2 put queued", "work 1 put queued", "work 3 put queued"])
         #expect(try t.store.backfill(target: "work", from: nine, to: at(minutes: 300)) == 0)
-        #expect(throws: StoreError.unknownSyncTarget("home")) {
+        #expect(throws: StoreError.unknownPushTarget("home")) {
             try t.store.backfill(target: "home", from: nine, to: at(minutes: 300))
         }
     }

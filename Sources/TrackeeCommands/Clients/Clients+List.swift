@@ -15,7 +15,7 @@ extension Trackee.Clients {
                 if clients.isEmpty { return session.out.line("no clients; `trackee clients add NAME` adds one") }
                 let width = clients.map(\.name.count).max() ?? 0
                 for c in clients {
-                    session.out.line("\(c.name.rightPadded(width))  \(count(c.projects, "project", "projects"))  \(count(c.entries, "entry", "entries"))")
+                    session.out.line("\(c.name.rightPadded(width))  \(counted(c.projects, "project", "projects"))  \(counted(c.entries, "entry", "entries"))")
                 }
             }
         }

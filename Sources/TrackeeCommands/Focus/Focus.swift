@@ -26,7 +26,7 @@ extension Trackee {
                 let focus = try store.focus()
                 session.out.emit(View(mode: focus.mode, sequence: focus.sequence,
                                       changed: focus.changed.map(session.zone.iso8601),
-                                      fired: reports.map { FiringView($0, session: session) }))
+                                      fired: reports.map { FiringView($0, zone: session.zone) }))
                 return
             }
             guard let change else {
@@ -34,7 +34,7 @@ extension Trackee {
                 return
             }
             session.out.line(change.mode.map { "focus \($0) on" } ?? "focus \(change.previous ?? "") off")
-            for report in reports { session.out.line(session.describe(report)) }
+            for report in reports { session.out.line(report.line(zone: session.zone)) }
         }
     }
 }

@@ -21,7 +21,7 @@ extension Trackee.Hub {
                 let view = View(
                     device: hub.device, number: state?.number, joined: state?.joined.map { session.zone.iso8601($0) },
                     cursor: state?.pulled ?? 0, queued: state?.queued ?? 0, conflicts: state?.conflicts ?? 0,
-                    clock: state?.clock, last_sync: state?.lastSync.map { session.zone.iso8601($0) },
+                    clock: state?.clock, last_sync: state?.lastReplication.map { session.zone.iso8601($0) },
                     last_error: state?.lastError, last_error_at: state?.lastErrorAt.map { session.zone.iso8601($0) })
                 if session.out.json {
                     session.out.emit(view)

@@ -27,7 +27,7 @@ extension Trackee.Hub {
                 let showsProgress = !session.out.json && isatty(2) == 1
                 let batch = try Self.batch(session.environment)
                 let location = StoreLocation.resolve(explicit: common.store, environment: session.environment)
-                let reports: [HubSyncReport]
+                let reports: [ReplicationReport]
                 do {
                     reports = try replicator.sync(
                         store: store, location: location, settings: hub, password: password, batch: batch,
@@ -39,10 +39,10 @@ extension Trackee.Hub {
                     throw error
                 } catch {
                     if showsProgress { writeAll(2, "\r\u{1B}[K") }
-                    try? store.hubSynced(error: "\(error)", now: session.currentTime())
+                    try? store.hubReplicated(error: "\(error)", now: session.currentTime())
                     throw CommandFailure(message: "\(hub.origin): hub: \(error)", status: 75)
                 }
-                try store.hubSynced(error: nil, now: session.currentTime())
+                try store.hubReplicated(error: nil, now: session.currentTime())
                 for warning in reports.flatMap(\.warnings) { writeAll(2, "trackee: warning: \(warning)\n") }
                 if session.out.json {
                     var own = reports[0]
@@ -55,7 +55,7 @@ extension Trackee.Hub {
         }
 
         /// `hub sync: device laptop (1): pushed 2, pulled 0, applied 0`.
-        static func line(_ report: HubSyncReport) -> String {
+        static func line(_ report: ReplicationReport) -> String {
             let whose = report.person.map { "\($0)'s timeline (\(report.level ?? "read")), as " } ?? ""
             var line = "hub sync: \(whose)device \(report.device) (\(report.number)): pushed \(report.pushed), "
                 + "pulled \(report.pulled), applied \(report.applied)"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackeeCore
+import TrackeeSettings
 import TrackeeStore
 
 extension Trackee {

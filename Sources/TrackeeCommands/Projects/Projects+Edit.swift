@@ -18,7 +18,7 @@ extension Trackee.Projects {
                 if session.out.json { return session.out.emit(ProjectView(p)) }
                 var text = "edited project \"\(p.name)\":"
                 text += p.billable ? " billable" : " not billable"
-                text += p.rateCents.map { ", \(money($0))/h" } ?? ", no rate"
+                text += p.rateCents.map { ", \(formatMoney($0))/h" } ?? ", no rate"
                 if let type = p.type { text += ", type \(type)" }
                 session.out.line(text)
             }

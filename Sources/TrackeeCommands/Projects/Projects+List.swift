@@ -21,8 +21,8 @@ extension Trackee.Projects {
                     var text = name.rightPadded(width)
                     if let type = p.type { text += "  \(type)" }
                     if p.billable { text += "  billable" }
-                    if let rate = p.rateCents { text += "  \(money(rate))/h" }
-                    text += "  " + count(p.entries, "entry", "entries")
+                    if let rate = p.rateCents { text += "  \(formatMoney(rate))/h" }
+                    text += "  " + counted(p.entries, "entry", "entries")
                     session.out.line(text)
                 }
             }

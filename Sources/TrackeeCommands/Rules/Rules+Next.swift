@@ -45,12 +45,7 @@ extension Trackee.Rules {
         /// One sentence for all the enabled rules' desk triggers, which
         /// fire when the machine changes and so have no time to list.
         static func untimedNote(_ automation: Automation) -> String? {
-            var kinds: [String] = []
-            for rule in automation.ruleSet.rules where rule.enabled {
-                for case let trigger as any DeskTrigger in rule.triggers where !kinds.contains(trigger.kindName) {
-                    kinds.append(trigger.kindName)
-                }
-            }
+            var kinds = automation.untimedKinds
             guard let last = kinds.popLast() else { return nil }
             let named = kinds.isEmpty ? last : kinds.joined(separator: ", ") + " and " + last
             return "\(named) triggers are not timed: they fire when the machine changes, so none is listed"

@@ -23,7 +23,7 @@ extension Trackee.Sync {
         func run() throws {
             try Session.run(common) { session in
                 let (start, end) = try range.range(session)
-                let setting = try SyncJob.targets(session, named: target)[0]
+                let setting = try PushJob.targets(session, named: target)[0]
                 let store = try session.openStore()
                 let queued = try store.backfill(target: setting.name, from: max(start, setting.since), to: end)
                 if session.out.json {

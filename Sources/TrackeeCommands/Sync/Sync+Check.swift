@@ -20,9 +20,9 @@ extension Trackee.Sync {
 
         func run() throws {
             try Session.run(common) { session in
-                let targets = try SyncJob.targets(session, named: target)
+                let targets = try PushJob.targets(session, named: target)
                 let store = try session.openStore()
-                try SyncJob(command: "check", targets: targets, session: session, store: store).exec()
+                try PushJob(command: "check", targets: targets, session: session, store: store).exec()
             }
         }
     }

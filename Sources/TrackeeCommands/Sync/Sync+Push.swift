@@ -26,13 +26,13 @@ extension Trackee.Sync {
 
         func run() throws {
             try Session.run(common) { session in
-                let targets = try SyncJob.targets(session, named: target)
+                let targets = try PushJob.targets(session, named: target)
                 let store = try session.openStore()
                 if dryRun {
-                    try SyncJob.dryRun(targets, store: store, session: session)
+                    try PushJob.dryRun(targets, store: store, session: session)
                     return
                 }
-                try SyncJob(command: "push", targets: targets, session: session, store: store).exec()
+                try PushJob(command: "push", targets: targets, session: session, store: store).exec()
             }
         }
     }

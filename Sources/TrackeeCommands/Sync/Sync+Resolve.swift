@@ -32,7 +32,7 @@ extension Trackee.Sync {
 
         func run() throws {
             try Session.run(common) { session in
-                let targets = try SyncJob.targets(session, named: target)
+                let targets = try PushJob.targets(session, named: target)
                 let store = try session.openStore()
                 var settled: [String] = []
                 for t in targets where try store.resolveConflict(target: t.name, entryID: entry, keep: keep, now: session.now) {

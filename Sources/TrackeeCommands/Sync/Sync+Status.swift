@@ -14,7 +14,7 @@ extension Trackee.Sync {
             try Session.run(common) { session in
                 let store = try session.openStore()
                 // Also drops the targets the settings no longer name.
-                try store.registerSyncTargets(session.settings.sync.map(\.record))
+                try store.registerPushTargets(session.settings.sync.map(\.record))
                 let summaries = try store.outboxSummaries()
                 var quotas: [String: QuotaView] = [:]
                 for s in summaries {

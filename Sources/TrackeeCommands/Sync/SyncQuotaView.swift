@@ -1,4 +1,5 @@
 import TrackeeCore
+import TrackeeSettings
 import TrackeeStore
 
 extension Trackee.Sync {
@@ -15,7 +16,7 @@ extension Trackee.Sync {
         private var service: String
         private var until: String?
 
-        init(_ s: OutboxSummary, _ setting: SyncSetting, use: [QuotaScope: Int], now: Instant, zone: Zone) {
+        init(_ s: OutboxSummary, _ setting: PushSetting, use: [QuotaScope: Int], now: Instant, zone: Zone) {
             requests_per_hour = setting.hourlyQuota
             left = max(0, requests_per_hour - (use[.workspace] ?? 0))
             user_left = setting.service == .toggl ? max(0, 30 - (use[.user] ?? 0)) : nil
