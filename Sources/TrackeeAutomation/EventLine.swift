@@ -13,7 +13,7 @@ import TrackeeDesk
 /// ```
 ///
 /// Every other `type` is a desk kind (`DeskKind.all`: idle, session, sleep,
-/// network, power, device), whose fields its report reads
+/// network, power, device, flip), whose fields its report reads
 /// (``DeskReport/read(_:)``).
 ///
 /// `time` (any form `trackee start --at` takes, or seconds since the epoch)

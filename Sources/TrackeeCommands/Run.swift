@@ -80,7 +80,8 @@ extension Trackee {
                     do {
                         var services = await Daemon.standardServices(
                             core: core, watching: directories, sync: drain,
-                            desk: Daemon.standardDesk(environment: environment, clocks: core.clocks), logger: logger)
+                            desk: Daemon.standardDesk(environment: environment, clocks: core.clocks,
+                                                      timeflip: session.settings.timeflip), logger: logger)
                         if let server { services.append(.init(service: server)) }
                         if let replicating { services.append(.init(service: replicating)) }
                         try await Daemon.run(core: core, services: services, logger: logger)

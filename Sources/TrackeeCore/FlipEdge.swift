@@ -144,3 +144,23 @@ extension DeskEvent {
         DeskEvent(FlipEdge(device: device, change, event: event, flippedAt: flippedAt))
     }
 }
+
+/// The settings' `timeflip:` section: the cube `trackee run` connects to,
+/// and the file its password is read from (6 ASCII characters, mode 0600).
+public struct TimeFlipSettings: Sendable {
+    /// The cube's Bluetooth address, upper case: `0C:61:CF:C7:77:71`.
+    public var device: String
+    public var passwordFile: String
+
+    public init(device: String, passwordFile: String) {
+        self.device = device.uppercased()
+        self.passwordFile = passwordFile
+    }
+
+    /// Whether `text` is a Bluetooth address: six pairs of hex digits
+    /// joined by colons.
+    public static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+}

@@ -52,10 +52,12 @@ extension Daemon {
     /// buses `environment` names (or the standard ones) and the kernel's
     /// device events; a change is stamped by `clocks`' wall clock, and the
     /// buses' threads wait on its sleep clock.
-    public static func standardDesk(environment: [String: String], clocks: Clocks = .system) -> DeskMonitorMaker {
+    public static func standardDesk(environment: [String: String], clocks: Clocks = .system,
+                                    timeflip: TimeFlipSettings? = nil,
+                                    flipCursor: @escaping @Sendable () -> FlipCursor? = { nil }) -> DeskMonitorMaker {
         { interval, log in
             DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, clock: { clocks.wall.now },
-                        monotonic: clocks.desk, log: log)
+                        monotonic: clocks.desk, timeflip: timeflip, flipCursor: flipCursor, log: log)
         }
     }
 }

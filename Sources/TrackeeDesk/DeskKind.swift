@@ -34,7 +34,7 @@ public struct DeskKind: Sendable {
 
     /// Every desk kind, in the order `trackee run`'s start line lists
     /// their watches.
-    public static let all: [DeskKind] = [.idle, .session, .sleep, .network, .power, .device]
+    public static let all: [DeskKind] = [.idle, .session, .sleep, .network, .power, .device, .flip]
 
     /// The kind an event line's `type` names.
     public static func named(_ name: String) -> DeskKind? { all.first { $0.name == name } }
@@ -47,11 +47,18 @@ public struct DeskContext: Sendable {
     public var environment: [String: String]
     public var idleIntervalMilliseconds: Int
     public var log: DeskLog
+    /// The cube the settings name, if any.
+    public var timeflip: TimeFlipSettings?
+    /// The last interval of the cube the store has taken.
+    public var flipCursor: @Sendable () -> FlipCursor?
 
-    public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, log: @escaping DeskLog = { _, _ in }) {
+    public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, log: @escaping DeskLog = { _, _ in },
+                timeflip: TimeFlipSettings? = nil, flipCursor: @escaping @Sendable () -> FlipCursor? = { nil }) {
         self.environment = environment
         self.idleIntervalMilliseconds = idleIntervalMilliseconds
         self.log = log
+        self.timeflip = timeflip
+        self.flipCursor = flipCursor
     }
 
     var sessionID: String? { environment["XDG_SESSION_ID"] }
@@ -92,6 +99,15 @@ extension DeskKind {
         [DeskWatchPlan(reports: "power", bus: .system, serviceName: "org.freedesktop.UPower") { PowerWatch() }]
     })
     static let device = DeskKind(DeviceEdge.self, watch: .thread { context in DeviceWatch(log: context.log) })
+    /// The cube of the settings' `timeflip:`, through BlueZ; none without it.
+    static let flip = DeskKind(FlipEdge.self, watch: .bus { context in
+        guard let cube = context.timeflip else { return [] }
+        let file = cube.passwordFile
+        return [
+            TimeFlipWatch.plan(device: cube.device, passwordFile: file, password: { TimeFlipWatch.password(in: file) },
+                               cursor: context.flipCursor, log: context.log)
+        ]
+    })
 }
 
 extension DeskWatchPlan {
@@ -105,8 +121,10 @@ extension DeskWatchPlan {
     }
 
     /// The other D-Bus watches, in the order the start line lists them.
-    public static func standard(environment: [String: String]) -> [DeskWatchPlan] {
-        let context = DeskContext(environment: environment)
+    public static func standard(environment: [String: String], timeflip: TimeFlipSettings? = nil,
+                                flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
+                                log: @escaping DeskLog = { _, _ in }) -> [DeskWatchPlan] {
+        let context = DeskContext(environment: environment, log: log, timeflip: timeflip, flipCursor: flipCursor)
         return DeskKind.all.flatMap { kind -> [DeskWatchPlan] in
             guard case .bus(let plans) = kind.watch else { return [] }
             return plans(context)

@@ -38,11 +38,12 @@ public final class DeskMonitor: Sendable {
     public convenience init(environment: [String: String], idleIntervalMilliseconds: Int,
                             threadWatches: [any DeskThreadWatch] = [],
                             clock: @escaping @Sendable () -> Instant = SystemClock.now,
-                            monotonic: any DeskClock = PollClock.continuous, log: @escaping DeskLog) {
+                            monotonic: any DeskClock = PollClock.continuous, timeflip: TimeFlipSettings? = nil,
+                            flipCursor: @escaping @Sendable () -> FlipCursor? = { nil }, log: @escaping DeskLog) {
         self.init(
             environment: environment,
             idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
-            watches: DeskWatchPlan.standard(environment: environment),
+            watches: DeskWatchPlan.standard(environment: environment, timeflip: timeflip, flipCursor: flipCursor, log: log),
             threadWatches: DeskKind.standardThreadWatches(log: log) + threadWatches, clock: clock, monotonic: monotonic, log: log)
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import TrackeeCore
 
 /// Where a catch-up of the cube's history starts: the number of the last
@@ -128,6 +129,22 @@ public struct TimeFlipWatch: DeskWatch {
         self.password = password
         self.cursor = cursor
         self.log = log
+    }
+
+    /// The password in `path`: its bytes without a final line break; nil
+    /// when it cannot be read. The watch checks that they are 6 ASCII
+    /// characters, and reads the file again at each attach, so an edited
+    /// file is tried at the next one.
+    public static func password(in path: String) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 64) }
+        guard count >= 0 else { return nil }
+        var bytes = Array(buffer.prefix(count))
+        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+        return bytes
     }
 
     public static func plan(device: String, passwordFile: String, password: @escaping @Sendable () -> [UInt8]?,

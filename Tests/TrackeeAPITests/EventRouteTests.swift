@@ -39,7 +39,7 @@ import TrackeeStore
         #expect(refused.status == 422)
         #expect(refused.text == problem(
             422, "event-refused", "The request cannot be carried out",
-            "stdin line 1: unknown event type \"nap\" (known: focus, idle, session, sleep, network, power, device)"))
+            "stdin line 1: unknown event type \"nap\" (known: focus, idle, session, sleep, network, power, device, flip)"))
         let badField = await h.send("POST", "/v1/events", #"{"type":"network","state":"connected"}"#)
         #expect(badField.text == problem(
             422, "event-refused", "The request cannot be carried out", "stdin line 1: \"connection\" is missing or blank"))

@@ -32,7 +32,7 @@ extension EventLine {
         ("not json", "stdin line 7: not a JSON object"),
         ("[1,2]", "stdin line 7: not a JSON object"),
         (#"{"mode":"work"}"#, #"stdin line 7: "type" is missing or not a string"#),
-        (#"{"type":"gps","lat":1}"#, #"stdin line 7: unknown event type "gps" (known: focus, idle, session, sleep, network, power, device)"#),
+        (#"{"type":"gps","lat":1}"#, #"stdin line 7: unknown event type "gps" (known: focus, idle, session, sleep, network, power, device, flip)"#),
         (#"{"type":"focus"}"#, #"stdin line 7: "mode" is missing or blank"#),
         (#"{"type":"focus","mode":"  "}"#, #"stdin line 7: "mode" is missing or blank"#),
         (#"{"type":"focus","mode":"work","state":"maybe"}"#, #"stdin line 7: "state" must be "on" or "off""#),

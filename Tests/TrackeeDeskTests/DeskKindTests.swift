@@ -8,9 +8,10 @@ import TrackeeDesk
     let now = Instant(seconds: 1_795_431_600)
 
     @Test func theRegistryListsEachKindOnceInTheStartLinesOrder() {
-        #expect(DeskKind.all.map(\.name) == ["idle", "session", "sleep", "network", "power", "device"])
+        #expect(DeskKind.all.map(\.name) == ["idle", "session", "sleep", "network", "power", "device", "flip"])
         #expect(DeskKind.named("network")?.name == "network")
         #expect(DeskKind.named("timeflip") == nil)
+        #expect(DeskKind.named("flip")?.name == "flip")
         #expect(DeskKind.named("focus") == nil)
     }
 

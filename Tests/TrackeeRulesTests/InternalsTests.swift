@@ -29,6 +29,7 @@ struct InternalsTests {
             "power": TriggerEvent(.power(.battery), time: Instant(seconds: 0)),
             "network": TriggerEvent(.network(NetworkChange(state: .connected, connection: "c")), time: Instant(seconds: 0)),
             "device": TriggerEvent(.device(DeviceChange(action: .added, devpath: "/d", subsystem: "usb")), time: Instant(seconds: 0)),
+            "flip": TriggerEvent(.flip(device: "0C:61:CF:C7:77:71", .facet(3), event: 7), time: Instant(seconds: 0)),
         ]
         #expect(Set(TriggerKind.all.map(\.key)) == Set(events.keys))
         for kind in TriggerKind.all {

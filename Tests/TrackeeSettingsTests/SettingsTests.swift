@@ -100,7 +100,7 @@ extension PushSetting.Token {
         ("traces: 10001\n", #"config.yaml:1: traces is "10001"; expected a whole number of traces from 1 to 10000"#),
         ("sync: [a]\n", "config.yaml:1: sync is this value; expected a mapping of target names to their settings"),
         ("colour: on\n",
-         "config.yaml:1: unknown key colour; known keys are week_start, create_projects, export, location, traces, sync, http and hub"),
+         "config.yaml:1: unknown key colour; known keys are week_start, create_projects, export, location, traces, sync, http, hub and timeflip"),
         ("- a\n- b\n", "config.yaml:1: the settings must be a mapping of keys to values"),
     ])
     func aBadValueIsRefusedWithItsLine(_ text: String, _ message: String) {
