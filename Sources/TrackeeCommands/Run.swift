@@ -81,7 +81,8 @@ extension Trackee {
                         var services = await Daemon.standardServices(
                             core: core, watching: directories, sync: drain,
                             desk: Daemon.standardDesk(environment: environment, clocks: core.clocks,
-                                                      timeflip: session.settings.timeflip), logger: logger)
+                                                      timeflip: session.settings.timeflip, store: store),
+                            logger: logger)
                         if let server { services.append(.init(service: server)) }
                         if let replicating { services.append(.init(service: replicating)) }
                         try await Daemon.run(core: core, services: services, logger: logger)

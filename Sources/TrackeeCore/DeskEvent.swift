@@ -38,6 +38,23 @@ extension DeskReport {
     public func isEqual(to other: any DeskReport) -> Bool { (other as? Self) == self }
 }
 
+/// How far the daemon has taken a source's own numbered history (a
+/// TimeFlip2 cube's intervals): the number of the last change taken and
+/// when it happened. The store keeps one per subject, so a watch reads
+/// only what came after it, after a restart too.
+public struct DeskCursor: Sendable, Equatable {
+    /// What the numbers count: `flip:0C:61:CF:C7:77:71`.
+    public var subject: String
+    public var number: UInt32
+    public var at: Instant
+
+    public init(subject: String, number: UInt32, at: Instant) {
+        self.subject = subject
+        self.number = number
+        self.at = at
+    }
+}
+
 /// A report that is its own trigger payload: the new state of one subject
 /// (the session, a connection, a device). A report that repeats its
 /// subject's last state is no edge and fires nothing.
@@ -45,8 +62,12 @@ public protocol DeskEdge: DeskReport, TriggerPayload {
     /// What the change is about, and its state after it: `("session",
     /// "locked")`, `("network:<uuid>", "connected")`.
     var edge: (subject: String, state: String) { get }
+    /// Where the change stands in its source's own numbered history, for
+    /// the store to keep once it is taken; nil for most kinds.
+    var cursor: DeskCursor? { get }
 }
 
 extension DeskEdge {
     public var kindName: String { Self.kindName }
+    public var cursor: DeskCursor? { nil }
 }

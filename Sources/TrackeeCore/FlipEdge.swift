@@ -86,6 +86,15 @@ public struct FlipEdge: DeskEdge {
         }
     }
 
+    /// The interval's number and start, once the daemon has taken it.
+    public var cursor: DeskCursor? {
+        guard let event, let flippedAt else { return nil }
+        return DeskCursor(subject: Self.cursorSubject(device: device), number: event, at: flippedAt)
+    }
+
+    /// What the store keeps a cube's cursor under.
+    public static func cursorSubject(device: String) -> String { "flip:" + device.uppercased() }
+
     /// A cube's facet and pause are one state; its battery another.
     public var edge: (subject: String, state: String) {
         switch change {

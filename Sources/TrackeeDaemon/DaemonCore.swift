@@ -248,10 +248,19 @@ public actor DaemonCore {
     /// the rules its edges fire. An idle period arms its next length as a
     /// deadline, and the schedule loop is woken when that is sooner than
     /// what it sleeps until.
+    /// A change that stands in its source's numbered history (a cube's
+    /// interval) moves the store's cursor once every rule it fires is
+    /// committed, so the next connection reads the history after it.
     public func handle(_ event: DeskEvent, at time: Instant) {
         let before = desk.nextDeadline
-        fire(desk.take(event, at: time))
+        let fired = fire(desk.take(event, at: time))
         if let deadline = desk.nextDeadline, deadline < before ?? .init(seconds: .max) { alarm.ring() }
+        guard fired, let cursor = (event.report as? any DeskEdge)?.cursor else { return }
+        do {
+            try runner.store.takeDeskCursor(cursor)
+        } catch {
+            logger.error("\(cursor.subject): the cursor at \(cursor.number) was not stored: \(error)")
+        }
     }
 
     /// How soon (milliseconds) an idle watch that polls rather than
@@ -266,14 +275,19 @@ public actor DaemonCore {
 
     /// Runs desk events through the rules; an error is logged, and the
     /// other events still run.
-    private func fire(_ events: [TriggerEvent]) {
+    /// Whether every event's firings were committed.
+    @discardableResult
+    private func fire(_ events: [TriggerEvent]) -> Bool {
+        var committed = true
         for event in events {
             do {
                 _ = try runner.handle(event, automation: automation, now: max(clock(), event.time))
             } catch {
                 logger.error("\(event.summary): \(error)")
+                committed = false
             }
         }
+        return committed
     }
 
     /// The one-line state `systemctl status` shows.

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import TrackeeCore
 import TrackeeDesk
+import TrackeeStore
 
 /// Builds the desk's monitor once the rules are loaded: `idleInterval` is
 /// how soon (milliseconds) an idle watch that polls must report idleness for
@@ -52,10 +53,16 @@ extension Daemon {
     /// buses `environment` names (or the standard ones) and the kernel's
     /// device events; a change is stamped by `clocks`' wall clock, and the
     /// buses' threads wait on its sleep clock.
+    /// A cube's watch reads its cursor from `store` at each connection.
     public static func standardDesk(environment: [String: String], clocks: Clocks = .system,
-                                    timeflip: TimeFlipSettings? = nil,
-                                    flipCursor: @escaping @Sendable () -> FlipCursor? = { nil }) -> DeskMonitorMaker {
-        { interval, log in
+                                    timeflip: TimeFlipSettings? = nil, store: Store? = nil) -> DeskMonitorMaker {
+        let flipCursor: @Sendable () -> FlipCursor? = {
+            guard let store, let timeflip,
+                let cursor = try? store.deskCursor(FlipEdge.cursorSubject(device: timeflip.device))
+            else { return nil }
+            return FlipCursor(event: cursor.number, flippedAt: cursor.at)
+        }
+        return { interval, log in
             DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, clock: { clocks.wall.now },
                         monotonic: clocks.desk, timeflip: timeflip, flipCursor: flipCursor, log: log)
         }

@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 21
+    static let version = 22
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -324,6 +324,9 @@ enum Schema {
         }
         migrator.registerMigration("v21-import-keys") { db in
             try Schema.importKeys(db)
+        }
+        migrator.registerMigration("v22-desk-cursor") { db in
+            try Schema.deskCursor(db)
         }
         return migrator
     }
