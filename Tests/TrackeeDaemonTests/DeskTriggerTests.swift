@@ -34,28 +34,11 @@ import TrackeeStore
             do: [{start: {project: Office}}]
         """
 
-    struct Setup {
-        let directory: String
-        let store: Store
-        let clock: ManualClock
-        let core: DaemonCore
-        let runner: Runner
-    }
+    typealias Setup = DeskDaemon
 
     /// A daemon on a fresh store in `directory` (made when nil), started at `start`.
     func setup(directory: String? = nil, at start: Instant) async throws -> Setup {
-        let dir = directory ?? FileManager.default.temporaryDirectory.path + "/trackee-desk-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try Self.rules.write(toFile: dir + "/rules.yaml", atomically: true, encoding: .utf8)
-        let store = try Store(path: dir + "/store.sqlite3")
-        let clock = ManualClock(start)
-        let runner = Runner(store: store, zone: try Zone(identifier: "Europe/Prague"), environment: [:],
-                            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, waitForPrograms: true,
-                            newProjects: .create)
-        let core = DaemonCore(runner: runner, ruleFiles: [dir + "/rules.yaml"], systemd: SystemdNotifier(environment: [:]),
-                              clocks: clock.clocks)
-        try await core.start()
-        return Setup(directory: dir, store: store, clock: clock, core: core, runner: runner)
+        try await DeskDaemon(rules: Self.rules, directory: directory, at: start)
     }
 
     func startByHand(_ s: Setup, _ project: String, at: Instant) throws {

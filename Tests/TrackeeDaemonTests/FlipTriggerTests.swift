@@ -25,18 +25,9 @@ import TrackeeStore
         """
 
     @Test func flipsStartSwitchAndStopOnceEachAndTheCursorFollows() async throws {
-        let dir = FileManager.default.temporaryDirectory.path + "/trackee-flip-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.rules.write(toFile: dir + "/rules.yaml", atomically: true, encoding: .utf8)
-        let store = try Store(path: dir + "/store.sqlite3")
-        let clock = ManualClock(nine)
-        let runner = Runner(store: store, zone: try Zone(identifier: "Europe/Prague"), environment: [:],
-                            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, waitForPrograms: true,
-                            newProjects: .create)
-        let core = DaemonCore(runner: runner, ruleFiles: [dir + "/rules.yaml"], systemd: SystemdNotifier(environment: [:]),
-                              clocks: clock.clocks)
-        try await core.start()
+        let s = try await DeskDaemon(rules: Self.rules, at: nine)
+        defer { try? FileManager.default.removeItem(atPath: s.directory) }
+        let (store, clock, core) = (s.store, s.clock, s.core)
         func flip(_ change: FlipEdge.Change, _ event: UInt32, _ at: Instant) async {
             clock.now = max(clock.now, at)
             await core.handle(.flip(device: cube, change, event: event, flippedAt: at), at: at)
