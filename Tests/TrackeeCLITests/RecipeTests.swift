@@ -128,6 +128,37 @@ import TrackeeTestSupport
             "  device added (usb 17ef:30b4)",
             "7 rules, no errors",
         ],
+        "timeflip.yaml": [
+            #"rule "face-1-mail""#,
+            "  flip facet 1",
+            #"rule "face-2-docs""#,
+            "  flip facet 2",
+            #"rule "face-3-code""#,
+            "  flip facet 3",
+            #"rule "face-4-review""#,
+            "  flip facet 4",
+            #"rule "face-5-meetings""#,
+            "  flip facet 5",
+            #"rule "face-6-calls""#,
+            "  flip facet 6",
+            #"rule "face-7-support""#,
+            "  flip facet 7",
+            #"rule "face-8-admin""#,
+            "  flip facet 8",
+            #"rule "face-9-learning""#,
+            "  flip facet 9",
+            #"rule "face-10-planning""#,
+            "  flip facet 10",
+            #"rule "face-11-break""#,
+            "  flip facet 11",
+            #"rule "face-12-done""#,
+            "  flip facet 12",
+            #"rule "paused""#,
+            "  flip paused",
+            #"rule "cube-battery""#,
+            "  flip battery below 20%",
+            "14 rules, no errors",
+        ],
         "end-of-day.yaml": [
             #"rule "end-of-day" (End-of-day safety stop)"#,
             "  at *-*-* 19:00: 2026-11-20T19:00:00+01:00, 2026-11-21T19:00:00+01:00, 2026-11-22T19:00:00+01:00",
@@ -219,7 +250,7 @@ import TrackeeTestSupport
         #expect(check.status == 0, "\(check)")
         #expect(check.stderr == "")
         let eachFile = Self.checked.keys.sorted().flatMap { Self.checked[$0]!.dropLast() }
-        #expect(check.lines == eachFile + ["25 rules, no errors"])
+        #expect(check.lines == eachFile + ["39 rules, no errors"])
 
         let next = try t.run("rules", "next", "--count", "6")
         #expect(next.status == 0, "\(next)")
@@ -230,7 +261,7 @@ import TrackeeTestSupport
             "2026-11-20T17:30:00+01:00  office-hours-stop  Mon..Fri 17:30",
             "2026-11-20T19:00:00+01:00  end-of-day  *-*-* 19:00",
             "2026-11-21T19:00:00+01:00  end-of-day  *-*-* 19:00",
-            "idle, session, sleep, network, power and device triggers are not timed: they fire when the machine changes, so none is listed",
+            "idle, session, sleep, network, power, device and flip triggers are not timed: they fire when the machine changes, so none is listed",
         ])
     }
 
@@ -688,6 +719,7 @@ import TrackeeTestSupport
             "rules/office-hours.yaml",
             "rules/reminder.yaml",
             "rules/run-script.yaml",
+            "rules/timeflip.yaml",
             "shell/cron-workday.sh",
             "shell/swayidle-events.sh",
             "shell/trackee-gps.sh",
