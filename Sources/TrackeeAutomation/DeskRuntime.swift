@@ -34,11 +34,16 @@ public struct DeskRuntime: Sendable {
         case let edge as any DeskEdge:
             let (subject, state) = edge.edge
             guard last[subject] != state else { return [] }
-            last[subject] = state
-            return [TriggerEvent(edge, time: time)]
+            defer { last[subject] = state }
+            return [Self.event(edge, after: last[subject], at: time)]
         default:
             return []
         }
+    }
+
+    /// `edge`'s event, told its subject's state before it.
+    private static func event<Edge: DeskEdge>(_ edge: Edge, after previous: String?, at time: Instant) -> TriggerEvent {
+        TriggerEvent(edge.following(previous), time: time)
     }
 
     /// Idle lengths reached by `now`.

@@ -65,9 +65,14 @@ public protocol DeskEdge: DeskReport, TriggerPayload {
     /// Where the change stands in its source's own numbered history, for
     /// the store to keep once it is taken; nil for most kinds.
     var cursor: DeskCursor? { get }
+    /// The change, told the state its subject had before it (`edge.state`
+    /// of the last change taken; nil: none since the start), for a kind
+    /// whose rules fire on a crossing (a battery falling below a level).
+    func following(_ previous: String?) -> Self
 }
 
 extension DeskEdge {
     public var kindName: String { Self.kindName }
     public var cursor: DeskCursor? { nil }
+    public func following(_ previous: String?) -> Self { self }
 }

@@ -92,6 +92,16 @@ public struct FlipEdge: DeskEdge {
         return DeskCursor(subject: Self.cursorSubject(device: device), number: event, at: flippedAt)
     }
 
+    /// A battery reading without the one before (an event line's) takes
+    /// the last one the runtime saw, so a rule fires on a fall below its
+    /// level once.
+    public func following(_ previous: String?) -> FlipEdge {
+        guard case .battery(let percent, nil) = change, let previous, let before = Int(previous) else { return self }
+        var copy = self
+        copy.change = .battery(percent: percent, previous: before)
+        return copy
+    }
+
     /// What the store keeps a cube's cursor under.
     public static func cursorSubject(device: String) -> String { "flip:" + device.uppercased() }
 
