@@ -123,6 +123,8 @@ bench: build
 	@bench/daemon.sh $(BIN) | tee bench/out/daemon.md
 	@echo "== the desk: trackee run attached to mocks of logind, UPower, NetworkManager and Mutter on a private bus"
 	@/usr/bin/python3 bench/desk.py $(BIN) | tee bench/out/desk.md
+	@echo "== the TimeFlip2 cube: trackee run with the fake cube behind a mock bluetoothd: a catch-up of 1,000 intervals, idle CPU connected, a flip to its change committed"
+	@/usr/bin/python3 bench/cube.py $(BIN) | tee bench/out/cube.md
 	@echo "== calendars: a year of a 10,000-event calendar, beside libical's floor and recurring-ical-events"
 	@bench/calendar/run.sh $(BIN)
 	@echo "== calendars: trackee run holding that calendar"
