@@ -77,12 +77,13 @@ public struct FlipEdge: DeskEdge {
         return fields
     }
 
-    /// `flip 3`, `flip paused on 3`, `flip battery 18%`.
+    /// `flip 3 on 0C:61:CF:C7:77:71`, `flip paused on 3 on …`, `flip battery
+    /// 18% on …`: the facet and the cube, as history shows the trigger.
     public var summary: String {
         switch change {
-        case .facet(let facet): "flip \(facet)"
-        case .paused(let facet): "flip paused on \(facet)"
-        case .battery(let percent, _): "flip battery \(percent)%"
+        case .facet(let facet): "flip \(facet) on \(device)"
+        case .paused(let facet): "flip paused on \(facet) on \(device)"
+        case .battery(let percent, _): "flip battery \(percent)% on \(device)"
         }
     }
 

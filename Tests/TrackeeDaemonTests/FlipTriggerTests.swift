@@ -44,12 +44,12 @@ import TrackeeStore
         await flip(.facet(2), 43, nine + 3900)
         #expect(try store.running()?.project == "Mail")
         let fired = try store.intentHistory(limit: 20).reversed().filter { if case .rule = $0.source { true } else { false } }
-            .map { "\($0.key ?? "") \($0.outcome)" }
+            .map { "\($0.key ?? "") \($0.trigger ?? "") \($0.outcome)" }
         #expect(fired == [
-            "f1-docs@flip:0C%3A61%3ACF%3AC7%3A77%3A71:40#0 started",
-            "f2-mail@flip:0C%3A61%3ACF%3AC7%3A77%3A71:41#0 switched",
-            "cube-paused@flip:0C%3A61%3ACF%3AC7%3A77%3A71:42#0 stopped",
-            "f2-mail@flip:0C%3A61%3ACF%3AC7%3A77%3A71:43#0 started",
+            "f1-docs@flip:0C%3A61%3ACF%3AC7%3A77%3A71:40#0 flip 1 on 0C:61:CF:C7:77:71 started",
+            "f2-mail@flip:0C%3A61%3ACF%3AC7%3A77%3A71:41#0 flip 2 on 0C:61:CF:C7:77:71 switched",
+            "cube-paused@flip:0C%3A61%3ACF%3AC7%3A77%3A71:42#0 flip paused on 2 on 0C:61:CF:C7:77:71 stopped",
+            "f2-mail@flip:0C%3A61%3ACF%3AC7%3A77%3A71:43#0 flip 2 on 0C:61:CF:C7:77:71 started",
         ])
         #expect(try store.deskCursor("flip:" + cube) == DeskCursor(subject: "flip:" + cube, number: 43, at: nine + 3900))
     }
