@@ -407,8 +407,10 @@ public struct TimeFlipWatch: DeskWatch {
             if up { endedLocally = false } else { resolved = false }
         }
         if case .bool(let up)? = change.changed["ServicesResolved"] { resolved = up && connected }
-        // A new connection is set up at once, whatever failed before.
-        if (connected && !before.0) || (resolved && !before.1) { retryAt = nil }
+        // A new connection is set up at once, whatever failed before; so is
+        // a connection after one lost (a set-up that failed as the link went
+        // down must not hold the next one back).
+        if connected != before.0 || (resolved && !before.1) { retryAt = nil }
         if !resolved, link != nil {
             log(.info, "flip: the cube \(device) disconnected")
             changes += dropLink(now, "the cube disconnected")
@@ -634,7 +636,7 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     private func report(_ change: FlipEdge.Change, _ number: UInt32, _ time: Instant) -> DeskChange {
-        DeskChange(.flip(device: device, change, event: number), time: time)
+        DeskChange(.flip(device: device, change, event: number, flippedAt: time), time: time)
     }
 
     private mutating func warn(_ kind: String, _ text: String, _ now: Instant) {

@@ -160,7 +160,7 @@ extension DeskBusSuites {
         }
 
         func flip(_ change: FlipEdge.Change, _ event: UInt32?, at time: Instant) -> Reported {
-            Reported(.flip(device: Self.cube, change, event: event), at: time)
+            Reported(.flip(device: Self.cube, change, event: event, flippedAt: time), at: time)
         }
 
         func battery(_ percent: Int, _ previous: Int?, at time: Instant) -> Reported {
@@ -598,13 +598,13 @@ extension DeskBusSuites {
             try fake.flip(2, at: t + 50)
             #expect(await changes.seen(2) == [
                 Seen(.flip(device: Self.cube, .battery(percent: 90, previous: nil)), at: now),
-                Seen(.flip(device: Self.cube, .facet(2), event: 2), at: now),
+                Seen(.flip(device: Self.cube, .facet(2), event: 2, flippedAt: now), at: now),
             ])
             try fake.call("StopBlueZ")
             try fake.flip(3, at: t + 60)
             try fake.call("StartBlueZ")
             #expect(await settings.logs.wait { $0 == "info: desk: BlueZ appeared on the system bus: flips from BlueZ" })
-            #expect(await changes.seen(3).last == Seen(.flip(device: Self.cube, .facet(3), event: 3), at: t + 60))
+            #expect(await changes.seen(3).last == Seen(.flip(device: Self.cube, .facet(3), event: 3, flippedAt: t + 60), at: t + 60))
             #expect(try fake.written(FakeCube.history).last == [2, 0, 0, 0, 3])
         }
     }

@@ -159,12 +159,16 @@ final class TrackeeRunProcess {
         return process.terminationStatus
     }
 
+    /// SIGKILL, as a crash would end it, and waits for its end.
+    func crash() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Kills `trackee run` if it still runs and removes the directory.
     func stop() {
-        if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        crash()
         try? FileManager.default.removeItem(at: root)
     }
 
