@@ -62,9 +62,15 @@ extension Daemon {
             else { return nil }
             return FlipCursor(event: cursor.number, flippedAt: cursor.at)
         }
+        let flipRemember: @Sendable (FlipCursor) -> Void = { mark in
+            guard let store, let timeflip else { return }
+            let subject = FlipEdge.cursorSubject(device: timeflip.device)
+            try? store.takeDeskCursor(DeskCursor(subject: subject, number: mark.event, at: mark.flippedAt))
+        }
         return { interval, log in
             DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, clock: { clocks.wall.now },
-                        monotonic: clocks.desk, timeflip: timeflip, flipCursor: flipCursor, log: log)
+                        monotonic: clocks.desk, timeflip: timeflip, flipCursor: flipCursor, flipRemember: flipRemember,
+                        log: log)
         }
     }
 }

@@ -51,14 +51,18 @@ public struct DeskContext: Sendable {
     public var timeflip: TimeFlipSettings?
     /// The last interval of the cube the store has taken.
     public var flipCursor: @Sendable () -> FlipCursor?
+    /// Stores where a first connection starts the cube's history.
+    public var flipRemember: @Sendable (FlipCursor) -> Void
 
     public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, log: @escaping DeskLog = { _, _ in },
-                timeflip: TimeFlipSettings? = nil, flipCursor: @escaping @Sendable () -> FlipCursor? = { nil }) {
+                timeflip: TimeFlipSettings? = nil, flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
+                flipRemember: @escaping @Sendable (FlipCursor) -> Void = { _ in }) {
         self.environment = environment
         self.idleIntervalMilliseconds = idleIntervalMilliseconds
         self.log = log
         self.timeflip = timeflip
         self.flipCursor = flipCursor
+        self.flipRemember = flipRemember
     }
 
     var sessionID: String? { environment["XDG_SESSION_ID"] }
@@ -105,7 +109,7 @@ extension DeskKind {
         let file = cube.passwordFile
         return [
             TimeFlipWatch.plan(device: cube.device, passwordFile: file, password: { TimeFlipWatch.password(in: file) },
-                               cursor: context.flipCursor, log: context.log)
+                               cursor: context.flipCursor, remember: context.flipRemember, log: context.log)
         ]
     })
 }
@@ -123,8 +127,10 @@ extension DeskWatchPlan {
     /// The other D-Bus watches, in the order the start line lists them.
     public static func standard(environment: [String: String], timeflip: TimeFlipSettings? = nil,
                                 flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
+                                flipRemember: @escaping @Sendable (FlipCursor) -> Void = { _ in },
                                 log: @escaping DeskLog = { _, _ in }) -> [DeskWatchPlan] {
-        let context = DeskContext(environment: environment, log: log, timeflip: timeflip, flipCursor: flipCursor)
+        let context = DeskContext(environment: environment, log: log, timeflip: timeflip, flipCursor: flipCursor,
+                                  flipRemember: flipRemember)
         return DeskKind.all.flatMap { kind -> [DeskWatchPlan] in
             guard case .bus(let plans) = kind.watch else { return [] }
             return plans(context)

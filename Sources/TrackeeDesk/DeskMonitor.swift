@@ -39,11 +39,13 @@ public final class DeskMonitor: Sendable {
                             threadWatches: [any DeskThreadWatch] = [],
                             clock: @escaping @Sendable () -> Instant = SystemClock.now,
                             monotonic: any DeskClock = PollClock.continuous, timeflip: TimeFlipSettings? = nil,
-                            flipCursor: @escaping @Sendable () -> FlipCursor? = { nil }, log: @escaping DeskLog) {
+                            flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
+                            flipRemember: @escaping @Sendable (FlipCursor) -> Void = { _ in }, log: @escaping DeskLog) {
         self.init(
             environment: environment,
             idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
-            watches: DeskWatchPlan.standard(environment: environment, timeflip: timeflip, flipCursor: flipCursor, log: log),
+            watches: DeskWatchPlan.standard(environment: environment, timeflip: timeflip, flipCursor: flipCursor,
+                                            flipRemember: flipRemember, log: log),
             threadWatches: DeskKind.standardThreadWatches(log: log) + threadWatches, clock: clock, monotonic: monotonic, log: log)
     }
 

@@ -67,6 +67,9 @@ public struct TimeFlipWatch: DeskWatch {
     let passwordFile: String
     let password: @Sendable () -> [UInt8]?
     let cursor: @Sendable () -> FlipCursor?
+    /// Keeps where a first connection starts the history, so a later one
+    /// reads what came after it even if no flip was reported between.
+    let remember: @Sendable (FlipCursor) -> Void
     let log: DeskLog
 
     /// The connection the object manager's match rule was added on.
@@ -123,11 +126,13 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     public init(device: String, passwordFile: String, password: @escaping @Sendable () -> [UInt8]?,
-                cursor: @escaping @Sendable () -> FlipCursor?, log: @escaping DeskLog) {
+                cursor: @escaping @Sendable () -> FlipCursor?, remember: @escaping @Sendable (FlipCursor) -> Void = { _ in },
+                log: @escaping DeskLog) {
         self.device = device.uppercased()
         self.passwordFile = passwordFile
         self.password = password
         self.cursor = cursor
+        self.remember = remember
         self.log = log
     }
 
@@ -148,9 +153,12 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     public static func plan(device: String, passwordFile: String, password: @escaping @Sendable () -> [UInt8]?,
-                            cursor: @escaping @Sendable () -> FlipCursor?, log: @escaping DeskLog) -> DeskWatchPlan {
+                            cursor: @escaping @Sendable () -> FlipCursor?,
+                            remember: @escaping @Sendable (FlipCursor) -> Void = { _ in },
+                            log: @escaping DeskLog) -> DeskWatchPlan {
         DeskWatchPlan(reports: "flips", bus: .system, serviceName: "org.bluez") {
-            TimeFlipWatch(device: device, passwordFile: passwordFile, password: password, cursor: cursor, log: log)
+            TimeFlipWatch(device: device, passwordFile: passwordFile, password: password, cursor: cursor,
+                          remember: remember, log: log)
         }
     }
 
@@ -316,6 +324,7 @@ public struct TimeFlipWatch: DeskWatch {
             log(.info, "flip: first connection to the cube \(device): interval \(number) and those before it are "
                 + "taken as seen, and flips are reported from now on")
             mark = FlipCursor(event: number, flippedAt: began ?? now)
+            if let mark { remember(mark) }
             return []
         }
         var catchUp = CatchUp(from: cursor.event &+ 1, since: now)

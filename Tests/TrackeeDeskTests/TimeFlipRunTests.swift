@@ -108,6 +108,31 @@ extension DeskBusSuites {
             }
         }
 
+        /// A first start that reported no flip still keeps where the cube's
+        /// history starts: flips made while `trackee run` is stopped after
+        /// it are applied at the next start.
+        @Test func aFirstStartWithoutFlipsIsRememberedAndTheFlipsAfterItApplied() async throws {
+            try await withCubeRun { cube, run in
+                #expect(run.logLines(containing: "first connection").count == 1, "\(run.log)")
+                #expect(await run.terminate() == 0, "\(run.log)")
+                let r = nextSecond()
+                try cube.flip(1, at: .init(seconds: r))
+                try cube.flip(2, at: .init(seconds: r + 5))
+                // The cube's clock back to the real time, which has passed its last flip.
+                _ = await run.eventually(15) { Self.realNow >= r + 6 }
+                try cube.call("SetClock", [.uint64(UInt64(Self.realNow))])
+                try cube.call("RunClock")
+                try run.start()
+                #expect(try await run.eventually(10) { try run.entries().count == 2 }, "\(run.log)")
+                #expect(run.logLines(containing: "first connection") == [], "\(run.log)")
+                let entries = try run.entries()
+                #expect(entries == [
+                    Stored(project: "Docs", start: r, end: r + 5, source: "rule:f1-docs"),
+                    Stored(project: "Mail", start: r + 5, end: nil, source: "rule:f2-mail"),
+                ], "\(run.log)")
+            }
+        }
+
         @Test func flipsMadeOutOfRangeOrWhileStoppedAreAppliedOnceAtTheCubesTimes() async throws {
             try await withCubeRun { cube, run in
                 let r = nextSecond()
