@@ -196,7 +196,7 @@ extension DeskBusSuites {
                 let base = Self.realNow - 5000
                 let subject = FlipEdge.cursorSubject(device: cube.device)
                 try await DatabaseQueue(path: run.storePath).write { db in
-                    try db.execute(sql: "INSERT INTO desk_cursor (subject, number, at) VALUES (?, 1, ?)",
+                    try db.execute(sql: "INSERT OR REPLACE INTO desk_cursor (subject, number, at) VALUES (?, 1, ?)",
                                    arguments: [subject, base])
                 }
                 var expected: [Stored] = []
