@@ -355,10 +355,29 @@ public struct TimeFlipWatch: DeskWatch {
         return finish(now)
     }
 
-    private mutating func finish(_ now: Instant) -> [DeskChange] {
+    /// Reports what the catch-up collected. At the end of its stream, the
+    /// numbers the stream left out up to the interval running at the
+    /// connection are read one by one (`01 N`): intervals shorter than 5 s,
+    /// which a stream leaves out, and records lost when the packets of an
+    /// earlier stream (a run killed during its catch-up leaves the cube
+    /// streaming) came first and ended this one. Records are taken in
+    /// number order, one of each number.
+    private mutating func finish(_ now: Instant, filling connection: DBusConnection? = nil) -> [DeskChange] {
         guard let catchUp = link?.catchUp else { return [] }
         link?.catchUp = nil
-        let (intervals, warnings) = TF.catchUp(catchUp.records, from: catchUp.from, offset: link?.offset ?? 0,
+        var byNumber: [UInt32: TF.Record] = [:]
+        for record in catchUp.records where byNumber[record.number] == nil { byNumber[record.number] = record }
+        if let connection, catchUp.after == nil, let running, running > catchUp.from {
+            let missing = (catchUp.from..<running).filter { byNumber[$0] == nil }
+            for number in missing.prefix(Self.mostRecords) {
+                guard case .some(.some(let record)) = try? self.record(TF.record(number), connection, keepingEchoes: missing.count),
+                    record.number == number
+                else { continue }
+                byNumber[number] = record
+            }
+        }
+        let records = byNumber.values.sorted { $0.number < $1.number }
+        let (intervals, warnings) = TF.catchUp(records, from: catchUp.from, offset: link?.offset ?? 0,
                                                after: catchUp.after, now: now)
         for line in warnings { warn("History", "flip: the cube \(device)'s " + line, now) }
         var seen: Set<UInt32> = []
@@ -459,7 +478,7 @@ public struct TimeFlipWatch: DeskWatch {
         case TF.systemState:
             stateChanged(bytes, connection, now)
         case TF.history:
-            return history(bytes, now)
+            return history(bytes, connection, now)
         case TF.batteryLevel:
             return batteryValue(bytes, now)
         default:
@@ -506,7 +525,7 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     /// A packet of the catch-up's stream, or bluetoothd repeating a value read.
-    private mutating func history(_ value: [UInt8], _ now: Instant) -> [DeskChange] {
+    private mutating func history(_ value: [UInt8], _ connection: DBusConnection, _ now: Instant) -> [DeskChange] {
         if let index = link?.echoes.firstIndex(of: value) {
             link?.echoes.removeFirst(index + 1)
             return []
@@ -527,7 +546,7 @@ public struct TimeFlipWatch: DeskWatch {
             warn("History", "flip: skipped a history packet from the cube \(device) of \(why): \(TF.hex(value))", now)
             return []
         }
-        return finish(now)
+        return finish(now, filling: connection)
     }
 
     // MARK: - Calls
@@ -573,10 +592,14 @@ public struct TimeFlipWatch: DeskWatch {
 
     /// A record of the history asked for with `request` (nil inside:
     /// none), or nil when it is malformed.
-    private mutating func record(_ request: [UInt8], _ connection: DBusConnection) throws -> TF.Record?? {
+    /// One record asked for with `request` and read; bluetoothd repeats
+    /// the value read as a signal, kept among the last `keepingEchoes`
+    /// (at least 8) to be passed over.
+    private mutating func record(_ request: [UInt8], _ connection: DBusConnection, keepingEchoes: Int = 0) throws
+        -> TF.Record?? {
         try write(TF.history, request, connection)
         let value = try read(TF.history, connection)
-        let echoes = (link?.echoes ?? []).suffix(7) + [value]
+        let echoes = (link?.echoes ?? []).suffix(max(7, keepingEchoes)) + [value]
         link?.echoes = echoes
         return TF.lastRecord(value)
     }

@@ -189,6 +189,20 @@ extension DeskBusSuites {
         }
 
         @Test func aCatchUpKilledHalfWayIsAppliedOnceWhenRunStartsAgain() async throws {
+            try await killedCatchUp(restartingAfter: .seconds(3))
+        }
+
+        /// Restarted at once after the kill: still each interval once. (The
+        /// fake stops streaming when the killed run's notify session ends,
+        /// so this does not show an earlier stream's tail reaching the new
+        /// run; `TimeFlipWatchTests` scripts that case.)
+        @Test func aCatchUpKilledAndRestartedWhileItsStreamStillComesIsAppliedOnce() async throws {
+            try await killedCatchUp(restartingAfter: .zero)
+        }
+
+        /// 200 intervals made while no run was there, a run killed a second
+        /// into their catch-up, and another started `restartingAfter` later.
+        func killedCatchUp(restartingAfter pause: Duration) async throws {
             try await withCubeRun(["--notify-interval-ms", "15"]) { cube, run in
                 // The cursor a run left 5000 s ago at interval 1; the 200
                 // intervals since then, 10 s each, alternately on 1 and 2.
@@ -215,10 +229,7 @@ extension DeskBusSuites {
                 try await Task.sleep(for: .seconds(1))
                 run.crash()
                 #expect(try run.entries().count < 200, "the stream of 3 s was over in 1 s")
-                // The rest of the killed run's stream goes to no one. (Not
-                // yet handled: a restart while it is still coming, whose
-                // packets the new catch-up would take for its own.)
-                try await Task.sleep(for: .seconds(3))
+                try await Task.sleep(for: pause)
                 try run.start()
                 #expect(try await run.eventually(20) { try run.entries().count == 200 }, "\(run.log)")
                 #expect(run.logLines(containing: "caught up") == [
