@@ -92,7 +92,7 @@ let package = Package(
         // command: its own module so that it is tested without the binary.
         .target(
             name: "TrackeeSettings",
-            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeDesk", .product(name: "Yams", package: "Yams")]),
         // What the one-shot commands and `run` share: the runner, the
         // trigger sources, rule and calendar files, the feed run, event
         // lines (which find the desk kinds in TrackeeDesk's registry).
@@ -189,7 +189,9 @@ let package = Package(
         .testTarget(
             name: "TrackeeStoreTests",
             dependencies: ["TrackeeCore", "TrackeeStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TrackeeSettingsTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeSettings", "TrackeeTestSupport"]),
+        .testTarget(
+            name: "TrackeeSettingsTests",
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeDesk", "TrackeeSettings", "TrackeeTestSupport"]),
         .testTarget(name: "TrackeePushTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush", "TrackeeTestSupport"]),
         // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
         // under keyed requests, fuzzed requests; the built `trackee run`

@@ -81,7 +81,7 @@ extension Trackee {
                         var services = await Daemon.standardServices(
                             core: core, watching: directories, sync: drain,
                             desk: Daemon.standardDesk(environment: environment, clocks: core.clocks,
-                                                      timeflip: session.settings.timeflip, store: store),
+                                                      settings: session.settings.desk, store: store),
                             logger: logger)
                         if let server { services.append(.init(service: server)) }
                         if let replicating { services.append(.init(service: replicating)) }

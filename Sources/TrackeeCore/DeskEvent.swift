@@ -39,19 +39,37 @@ extension DeskReport {
 }
 
 /// How far the daemon has taken a source's own numbered history (a
-/// TimeFlip2 cube's intervals): the number of the last change taken and
-/// when it happened. The store keeps one per subject, so a watch reads
-/// only what came after it, after a restart too.
+/// TimeFlip2 cube's intervals): the number of the last change taken, when
+/// it happened, and the series its numbers belong to. The store keeps one
+/// per subject, so a watch reads only what came after it, after a restart
+/// too.
 public struct DeskCursor: Sendable, Equatable {
     /// What the numbers count: `flip:0C:61:CF:C7:77:71`.
     public var subject: String
     public var number: UInt32
     public var at: Instant
+    /// How many times the source numbered from the start again (a cube
+    /// reset or replaced): a change's number is unique within its series.
+    public var series: UInt32
 
-    public init(subject: String, number: UInt32, at: Instant) {
+    public init(subject: String, number: UInt32, at: Instant, series: UInt32 = 0) {
         self.subject = subject
         self.number = number
         self.at = at
+        self.series = series
+    }
+
+    /// Whether `other` stands after this cursor: in a later series, or in
+    /// the same one later in time, then by number. The store keeps the
+    /// later of the two, as ``later(_:_:)`` picks it.
+    public func precedes(_ other: DeskCursor) -> Bool {
+        (series, at, number) < (other.series, other.at, other.number)
+    }
+
+    /// The later of two cursors (either may be nil).
+    public static func later(_ a: DeskCursor?, _ b: DeskCursor?) -> DeskCursor? {
+        guard let a, let b else { return a ?? b }
+        return a.precedes(b) ? b : a
     }
 }
 

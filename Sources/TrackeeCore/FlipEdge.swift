@@ -2,10 +2,12 @@
 /// paused or resumed by a double tap, or its battery's charge.
 ///
 /// A flip or a pause begins an interval the cube numbers in its own
-/// history; the event is keyed by that number (`event`), so a flip seen
-/// live and again in the history, a second connection or a restart fires
-/// nothing twice. A change without a number (an event line without
-/// `event`) is keyed by its time.
+/// history; the event is keyed by that number (`event`) in its series
+/// (how many times the cube was found numbering from 1 again), so a flip
+/// seen live and again in the history, a second connection or a restart
+/// fires nothing twice, and a reset cube's new intervals are not taken for
+/// old ones. A change without a number (an event line without `event`) is
+/// keyed by its time.
 public struct FlipEdge: DeskEdge {
     public enum Change: Sendable, Equatable {
         /// Running on `facet` (1–12): a flip to it, or the end of a pause
@@ -27,12 +29,15 @@ public struct FlipEdge: DeskEdge {
     /// When the cube says the interval began (its clock, corrected); the
     /// event's time. Nil for the battery.
     public var flippedAt: Instant?
+    /// The series `event` is numbered in (``DeskCursor/series``).
+    public var series: UInt32
 
-    public init(device: String, _ change: Change, event: UInt32? = nil, flippedAt: Instant? = nil) {
+    public init(device: String, _ change: Change, event: UInt32? = nil, flippedAt: Instant? = nil, series: UInt32 = 0) {
         self.device = device
         self.change = change
         self.event = event
         self.flippedAt = flippedAt
+        self.series = series
     }
 
     public static let kindName = "flip"
@@ -59,7 +64,8 @@ public struct FlipEdge: DeskEdge {
     public func occurrence(at time: Instant) -> String {
         let cube = "flip:\(keyPart(device))"
         if case .battery(let percent, _) = change { return "\(cube):battery:\(percent):\(time.seconds)" }
-        return event.map { "\(cube):\($0)" } ?? "\(cube):at:\(time.seconds)"
+        guard let event else { return "\(cube):at:\(time.seconds)" }
+        return series == 0 ? "\(cube):\(event)" : "\(cube):s\(series):\(event)"
     }
 
     public func fields(zone: Zone) -> [String: String] {
@@ -90,7 +96,7 @@ public struct FlipEdge: DeskEdge {
     /// The interval's number and start, once the daemon has taken it.
     public var cursor: DeskCursor? {
         guard let event, let flippedAt else { return nil }
-        return DeskCursor(subject: Self.cursorSubject(device: device), number: event, at: flippedAt)
+        return DeskCursor(subject: Self.cursorSubject(device: device), number: event, at: flippedAt, series: series)
     }
 
     /// A battery reading without the one before (an event line's) takes
@@ -150,37 +156,15 @@ public enum FlipState: String, Sendable, Equatable, CaseIterable {
 }
 
 extension TriggerPayload where Self == FlipEdge {
-    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil, flippedAt: Instant? = nil)
-        -> FlipEdge
-    {
-        FlipEdge(device: device, change, event: event, flippedAt: flippedAt)
+    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil, flippedAt: Instant? = nil,
+                            series: UInt32 = 0) -> FlipEdge {
+        FlipEdge(device: device, change, event: event, flippedAt: flippedAt, series: series)
     }
 }
 
 extension DeskEvent {
-    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil, flippedAt: Instant? = nil)
-        -> DeskEvent
-    {
-        DeskEvent(FlipEdge(device: device, change, event: event, flippedAt: flippedAt))
-    }
-}
-
-/// The settings' `timeflip:` section: the cube `trackee run` connects to,
-/// and the file its password is read from (6 ASCII characters, mode 0600).
-public struct TimeFlipSettings: Sendable {
-    /// The cube's Bluetooth address, upper case: `0C:61:CF:C7:77:71`.
-    public var device: String
-    public var passwordFile: String
-
-    public init(device: String, passwordFile: String) {
-        self.device = device.uppercased()
-        self.passwordFile = passwordFile
-    }
-
-    /// Whether `text` is a Bluetooth address: six pairs of hex digits
-    /// joined by colons.
-    public static func isAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        return parts.count == 6 && parts.allSatisfy { $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    public static func flip(device: String, _ change: FlipEdge.Change, event: UInt32? = nil, flippedAt: Instant? = nil,
+                            series: UInt32 = 0) -> DeskEvent {
+        DeskEvent(FlipEdge(device: device, change, event: event, flippedAt: flippedAt, series: series))
     }
 }

@@ -53,24 +53,17 @@ extension Daemon {
     /// buses `environment` names (or the standard ones) and the kernel's
     /// device events; a change is stamped by `clocks`' wall clock, and the
     /// buses' threads wait on its sleep clock.
-    /// A cube's watch reads its cursor from `store` at each connection.
+    /// The kinds' watches read `settings`' sections (a cube's), and their
+    /// cursors in `store` (``DeskMemory``).
     public static func standardDesk(environment: [String: String], clocks: Clocks = .system,
-                                    timeflip: TimeFlipSettings? = nil, store: Store? = nil) -> DeskMonitorMaker {
-        let flipCursor: @Sendable () -> FlipCursor? = {
-            guard let store, let timeflip,
-                let cursor = try? store.deskCursor(FlipEdge.cursorSubject(device: timeflip.device))
-            else { return nil }
-            return FlipCursor(event: cursor.number, flippedAt: cursor.at)
-        }
-        let flipRemember: @Sendable (FlipCursor) -> Void = { mark in
-            guard let store, let timeflip else { return }
-            let subject = FlipEdge.cursorSubject(device: timeflip.device)
-            try? store.takeDeskCursor(DeskCursor(subject: subject, number: mark.event, at: mark.flippedAt))
-        }
+                                    settings: DeskSettings = .init(), store: Store? = nil) -> DeskMonitorMaker {
+        let memory = store.map { store in
+            DeskMemory(cursor: { subject in try? store.deskCursor(subject) },
+                       keep: { cursor in try? store.takeDeskCursor(cursor) })
+        } ?? .none
         return { interval, log in
             DeskMonitor(environment: environment, idleIntervalMilliseconds: interval, clock: { clocks.wall.now },
-                        monotonic: clocks.desk, timeflip: timeflip, flipCursor: flipCursor, flipRemember: flipRemember,
-                        log: log)
+                        monotonic: clocks.desk, settings: settings, memory: memory, log: log)
         }
     }
 }

@@ -143,6 +143,7 @@ final class BusMonitor: Sendable {
                 }
             }
             retryFailed(connection, &slots)
+            wakeDue(connection, &slots)
         }
     }
 
@@ -169,11 +170,26 @@ final class BusMonitor: Sendable {
         log(.info, "desk: \(watch) appeared on the \(bus) bus: \(report.line)")
     }
 
-    /// When the first failed watch is due to be tried again; nil (wait for
-    /// a signal however long) when none is and `stop()` can wake the thread.
+    /// When the first failed watch is due to be tried again, or an attached
+    /// one asked to be woken (``DeskWatch/wakeAt``); nil (wait for a signal
+    /// however long) when none is and `stop()` can wake the thread.
     private func deadline(_ slots: [WatchSlot]) -> Duration? {
-        let due = slots.compactMap(\.retryAt).min()
+        let now = clock()
+        let wakes = slots.compactMap { slot -> Duration? in
+            guard slot.state == .attached, let at = slot.watch.wakeAt else { return nil }
+            return monotonic.now + .seconds(max(0, at - now))
+        }
+        let due = (slots.compactMap(\.retryAt) + wakes).min()
         return wake >= 0 ? due : soonest(due)
+    }
+
+    /// Wakes the attached watches whose ``DeskWatch/wakeAt`` has come.
+    private func wakeDue(_ connection: DBusConnection, _ slots: inout [WatchSlot]) {
+        let now = clock()
+        for index in slots.indices where slots[index].state == .attached {
+            guard let at = slots[index].watch.wakeAt, at <= now else { continue }
+            for change in slots[index].watch.wake(connection, now: now) { yield(change) }
+        }
     }
 
     /// `due`, or a quarter of a second from now if that is sooner: how long

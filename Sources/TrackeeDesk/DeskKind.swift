@@ -11,6 +11,9 @@ import TrackeeCore
 public struct DeskKind: Sendable {
     /// The report: its ``DeskReport/kindName`` names the kind.
     public let report: any DeskReport.Type
+    /// The kind's own section of the settings file, if it has one; the
+    /// watch finds what was read in ``DeskContext/settings``.
+    public let settings: DeskKindSettings?
     public let watch: Watch
 
     /// Where a kind's changes come from.
@@ -24,8 +27,9 @@ public struct DeskKind: Sendable {
         case thread(@Sendable (DeskContext) -> any DeskThreadWatch)
     }
 
-    public init(_ report: any DeskReport.Type, watch: Watch) {
+    public init(_ report: any DeskReport.Type, settings: DeskKindSettings? = nil, watch: Watch) {
         self.report = report
+        self.settings = settings
         self.watch = watch
     }
 
@@ -41,28 +45,22 @@ public struct DeskKind: Sendable {
 }
 
 /// What the watches are made from: the environment (the buses' addresses,
-/// `XDG_SESSION_ID`), how soon an idle watch that polls must report, and the
-/// log.
+/// `XDG_SESSION_ID`), how soon an idle watch that polls must report, the
+/// kinds' settings, the store's cursors, and the log.
 public struct DeskContext: Sendable {
     public var environment: [String: String]
     public var idleIntervalMilliseconds: Int
+    public var settings: DeskSettings
+    public var memory: DeskMemory
     public var log: DeskLog
-    /// The cube the settings name, if any.
-    public var timeflip: TimeFlipSettings?
-    /// The last interval of the cube the store has taken.
-    public var flipCursor: @Sendable () -> FlipCursor?
-    /// Stores where a first connection starts the cube's history.
-    public var flipRemember: @Sendable (FlipCursor) -> Void
 
-    public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, log: @escaping DeskLog = { _, _ in },
-                timeflip: TimeFlipSettings? = nil, flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
-                flipRemember: @escaping @Sendable (FlipCursor) -> Void = { _ in }) {
+    public init(environment: [String: String], idleIntervalMilliseconds: Int = 60_000, settings: DeskSettings = .init(),
+                memory: DeskMemory = .none, log: @escaping DeskLog = { _, _ in }) {
         self.environment = environment
         self.idleIntervalMilliseconds = idleIntervalMilliseconds
+        self.settings = settings
+        self.memory = memory
         self.log = log
-        self.timeflip = timeflip
-        self.flipCursor = flipCursor
-        self.flipRemember = flipRemember
     }
 
     var sessionID: String? { environment["XDG_SESSION_ID"] }
@@ -104,13 +102,9 @@ extension DeskKind {
     })
     static let device = DeskKind(DeviceEdge.self, watch: .thread { context in DeviceWatch(log: context.log) })
     /// The cube of the settings' `timeflip:`, through BlueZ; none without it.
-    static let flip = DeskKind(FlipEdge.self, watch: .bus { context in
-        guard let cube = context.timeflip else { return [] }
-        let file = cube.passwordFile
-        return [
-            TimeFlipWatch.plan(device: cube.device, passwordFile: file, password: { TimeFlipWatch.password(in: file) },
-                               cursor: context.flipCursor, remember: context.flipRemember, log: context.log)
-        ]
+    static let flip = DeskKind(FlipEdge.self, settings: TimeFlipSettings.section, watch: .bus { context in
+        guard let cube = context.settings[FlipEdge.kindName, as: TimeFlipSettings.self] else { return [] }
+        return [TimeFlipWatch.plan(cube, memory: context.memory, log: context.log)]
     })
 }
 
@@ -125,17 +119,32 @@ extension DeskWatchPlan {
     }
 
     /// The other D-Bus watches, in the order the start line lists them.
-    public static func standard(environment: [String: String], timeflip: TimeFlipSettings? = nil,
-                                flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
-                                flipRemember: @escaping @Sendable (FlipCursor) -> Void = { _ in },
-                                log: @escaping DeskLog = { _, _ in }) -> [DeskWatchPlan] {
-        let context = DeskContext(environment: environment, log: log, timeflip: timeflip, flipCursor: flipCursor,
-                                  flipRemember: flipRemember)
+    public static func standard(environment: [String: String], settings: DeskSettings = .init(),
+                                memory: DeskMemory = .none, log: @escaping DeskLog = { _, _ in }) -> [DeskWatchPlan] {
+        let context = DeskContext(environment: environment, settings: settings, memory: memory, log: log)
         return DeskKind.all.flatMap { kind -> [DeskWatchPlan] in
             guard case .bus(let plans) = kind.watch else { return [] }
             return plans(context)
         }
     }
+}
+
+/// Where a watch whose source numbers its own history (a cube's intervals)
+/// finds how far the daemon has taken it, after a restart too: the store's
+/// ``DeskCursor``s. The daemon moves a cursor once the rules a change fires
+/// are committed (``DeskEdge/cursor``); `keep` moves it without a change,
+/// for where a first connection starts the history.
+public struct DeskMemory: Sendable {
+    public var cursor: @Sendable (_ subject: String) -> DeskCursor?
+    public var keep: @Sendable (DeskCursor) -> Void
+
+    public init(cursor: @escaping @Sendable (String) -> DeskCursor?, keep: @escaping @Sendable (DeskCursor) -> Void) {
+        self.cursor = cursor
+        self.keep = keep
+    }
+
+    /// No store: every history is taken as seen at each start.
+    public static let none = DeskMemory(cursor: { _ in nil }, keep: { _ in })
 }
 
 extension DeskKind {

@@ -38,14 +38,12 @@ public final class DeskMonitor: Sendable {
     public convenience init(environment: [String: String], idleIntervalMilliseconds: Int,
                             threadWatches: [any DeskThreadWatch] = [],
                             clock: @escaping @Sendable () -> Instant = SystemClock.now,
-                            monotonic: any DeskClock = PollClock.continuous, timeflip: TimeFlipSettings? = nil,
-                            flipCursor: @escaping @Sendable () -> FlipCursor? = { nil },
-                            flipRemember: @escaping @Sendable (FlipCursor) -> Void = { _ in }, log: @escaping DeskLog) {
+                            monotonic: any DeskClock = PollClock.continuous, settings: DeskSettings = .init(),
+                            memory: DeskMemory = .none, log: @escaping DeskLog) {
         self.init(
             environment: environment,
             idle: DeskWatchPlan.standardIdle(environment: environment, intervalMilliseconds: idleIntervalMilliseconds),
-            watches: DeskWatchPlan.standard(environment: environment, timeflip: timeflip, flipCursor: flipCursor,
-                                            flipRemember: flipRemember, log: log),
+            watches: DeskWatchPlan.standard(environment: environment, settings: settings, memory: memory, log: log),
             threadWatches: DeskKind.standardThreadWatches(log: log) + threadWatches, clock: clock, monotonic: monotonic, log: log)
     }
 

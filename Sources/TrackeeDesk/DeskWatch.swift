@@ -31,4 +31,15 @@ public protocol DeskWatch {
     /// is not this watch's, or carries values of unexpected types (it never
     /// traps on what another program sent).
     mutating func take(_ signal: DBusSignal, connection: DBusConnection, now: Instant) -> [DeskChange]
+    /// When the watch is to be woken without a signal, on the clock `now`
+    /// is read from: a retry of its own (connecting a device again). Nil:
+    /// only signals wake it, as most watches.
+    var wakeAt: Instant? { get }
+    /// The changes the watch makes once `wakeAt` has come.
+    mutating func wake(_ connection: DBusConnection, now: Instant) -> [DeskChange]
+}
+
+extension DeskWatch {
+    public var wakeAt: Instant? { nil }
+    public mutating func wake(_ connection: DBusConnection, now: Instant) -> [DeskChange] { [] }
 }

@@ -1,25 +1,6 @@
 import Glibc
 import TrackeeCore
 
-/// Where a catch-up of the cube's history starts: the number of the last
-/// interval reported and when it began.
-public struct FlipCursor: Sendable, Equatable {
-    public var event: UInt32
-    public var flippedAt: Instant
-
-    public init(event: UInt32, flippedAt: Instant) {
-        self.event = event
-        self.flippedAt = flippedAt
-    }
-
-    /// The later of two cursors: by time, then by number (a reset cube
-    /// numbers from 1 again, later).
-    static func later(_ a: FlipCursor?, _ b: FlipCursor?) -> FlipCursor? {
-        guard let a, let b else { return a ?? b }
-        return (b.flippedAt, b.event) > (a.flippedAt, a.event) ? b : a
-    }
-}
-
 /// A TimeFlip2 cube (`flip` events) through BlueZ on the system bus.
 ///
 /// The cube is the `org.bluez.Device1` whose `Address` is `device`, found
@@ -30,9 +11,9 @@ public struct FlipCursor: Sendable, Equatable {
 /// refused is not written again until `password()` gives other bytes),
 /// subscribes, reads the cube's clock (history times are corrected when it
 /// is more than 2 s off), sets it when the cube asks (system state
-/// `02 01`), and catches up from the cursor, the later of `cursor()` and
+/// `02 01`), and catches up from the cursor, the later of the store's (``DeskMemory``) and
 /// the last interval this watch reported: the records numbered from
-/// `cursor.event + 1` (the cursor's own interval is not asked for again)
+/// `cursor.number + 1` (the cursor's own interval is not asked for again)
 /// are reported at their start, then the interval running now, then what
 /// came live meanwhile. Without a cursor the history is taken as seen; with
 /// history numbers below it (a reset or replaced cube) the intervals that
@@ -43,33 +24,40 @@ public struct FlipCursor: Sendable, Equatable {
 /// what the protocol says are skipped with a warning, a few a minute of
 /// each kind; nothing is reported while the password is not accepted.
 ///
-/// The watch has no timer: a cube that leaves while attached is connected
-/// again when BlueZ connects it (its auto-connect), on a signal 30 s after
-/// a failed try, or at the next attach; a failed attach is tried again by
-/// the bus monitor's backoff.
+/// A cube that leaves while attached is connected again when BlueZ
+/// connects it (its auto-connect for a paired device), or by the watch's
+/// own tries (``wakeAt``), 2 s after the link went down and then with a
+/// wait that doubles to 60 s; a failed attach is tried again by the bus
+/// monitor's backoff.
+///
+/// A cube reset or replaced numbers its intervals from 1 again. The watch
+/// finds that when the history ends below the cursor, and numbers what it
+/// reports from then on in the cursor's next series (``DeskCursor/series``),
+/// whose firing keys are new: the cube's interval 3 after a reset is not
+/// taken for the interval 3 fired before it.
 public struct TimeFlipWatch: DeskWatch {
     public let name = "BlueZ"
     public let bus = DeskBus.system
-    public let serviceName = "org.bluez"
-    static let objectManager = "org.freedesktop.DBus.ObjectManager"
-    static let deviceInterface = "org.bluez.Device1"
-    static let batteryInterface = "org.bluez.Battery1"
-    static let characteristicInterface = "org.bluez.GattCharacteristic1"
+    public let serviceName = BlueZ.service
     /// How long a catch-up waits for the end of the stream, on `now`.
     static let catchUpSeconds: Int64 = 5
     static let mostRecords = 10_000
-    /// How long after a failed connect or set-up in `take` it is tried again.
-    static let retrySeconds: Int64 = 30
+    /// The first wait after a failed connect or set-up, doubled at each
+    /// failure up to `longestRetry` (seconds).
+    static let firstRetry: Int64 = 2
+    static let longestRetry: Int64 = 60
+    /// How often a refused password's file is read again, to be tried once it changes.
+    static let passwordCheck: Int64 = 10
     typealias TF = TimeFlipProtocol
 
     /// The cube's Bluetooth address, upper case.
     let device: String
     let passwordFile: String
     let password: @Sendable () -> [UInt8]?
-    let cursor: @Sendable () -> FlipCursor?
-    /// Keeps where a first connection starts the history, so a later one
-    /// reads what came after it even if no flip was reported between.
-    let remember: @Sendable (FlipCursor) -> Void
+    /// The store's cursor of the cube; `keep` stores where a first
+    /// connection starts the history, so a later one reads what came after
+    /// it even if no flip was reported between.
+    let memory: DeskMemory
     let log: DeskLog
 
     /// The connection the object manager's match rule was added on.
@@ -92,8 +80,13 @@ public struct TimeFlipWatch: DeskWatch {
     /// Set while the password (nil: none could be read) is not to be written again.
     private var withheld: [UInt8]??
     /// The last interval reported.
-    private var mark: FlipCursor?
-    private var warnings = FlipWarnings()
+    private var mark: DeskCursor?
+    /// The series the cube's numbers are in: one more than the cursor's
+    /// once its history is found to number from the start again.
+    private var series: UInt32 = 0
+    /// How long the next wait before connecting again is.
+    private var backoff = Self.firstRetry
+    private var warnings = LimitedWarnings(prefix: "flip:")
 
     /// One connection to the cube, from its set-up.
     private struct Link {
@@ -126,13 +119,11 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     public init(device: String, passwordFile: String, password: @escaping @Sendable () -> [UInt8]?,
-                cursor: @escaping @Sendable () -> FlipCursor?, remember: @escaping @Sendable (FlipCursor) -> Void = { _ in },
-                log: @escaping DeskLog) {
+                memory: DeskMemory = .none, log: @escaping DeskLog) {
         self.device = device.uppercased()
         self.passwordFile = passwordFile
         self.password = password
-        self.cursor = cursor
-        self.remember = remember
+        self.memory = memory
         self.log = log
     }
 
@@ -152,15 +143,21 @@ public struct TimeFlipWatch: DeskWatch {
         return bytes
     }
 
-    public static func plan(device: String, passwordFile: String, password: @escaping @Sendable () -> [UInt8]?,
-                            cursor: @escaping @Sendable () -> FlipCursor?,
-                            remember: @escaping @Sendable (FlipCursor) -> Void = { _ in },
-                            log: @escaping DeskLog) -> DeskWatchPlan {
-        DeskWatchPlan(reports: "flips", bus: .system, serviceName: "org.bluez") {
-            TimeFlipWatch(device: device, passwordFile: passwordFile, password: password, cursor: cursor,
-                          remember: remember, log: log)
+    /// The watch of the cube `settings` name, which reads its password
+    /// file at each set-up.
+    public static func plan(_ settings: TimeFlipSettings, memory: DeskMemory, log: @escaping DeskLog) -> DeskWatchPlan {
+        let file = settings.passwordFile
+        return DeskWatchPlan(reports: "flips", bus: .system, serviceName: BlueZ.service) {
+            TimeFlipWatch(device: settings.device, passwordFile: file, password: { password(in: file) }, memory: memory,
+                          log: log)
         }
     }
+
+    /// What the store keeps the cube's cursor under.
+    var subject: String { FlipEdge.cursorSubject(device: device) }
+
+    /// The store's cursor, as a first set-up leaves it when none was stored.
+    private var stored: DeskCursor? { memory.cursor(subject) }
 
     // MARK: - DeskWatch
 
@@ -169,7 +166,7 @@ public struct TimeFlipWatch: DeskWatch {
         var changes = dropLink(now, "BlueZ was attached again")
         (owner, devicePath, connected, resolved, endedLocally, retryAt) = (nil, nil, false, false, false, nil)
         if matched !== connection {
-            try connection.addMatch("type='signal',sender='\(serviceName)',path='/',interface='\(Self.objectManager)'")
+            try connection.addMatch("type='signal',sender='\(serviceName)',path='/',interface='\(BlueZ.objectManager)'")
             (matched, followed) = (connection, [])
         }
         owner = try connection.uniqueNameOwning(serviceName)
@@ -185,27 +182,51 @@ public struct TimeFlipWatch: DeskWatch {
         flushWarnings(now)
         guard owner != nil, signal.sender == owner else { return [] }
         var changes = expire(now)
-        if signal.interface == Self.objectManager {
+        if signal.interface == BlueZ.objectManager {
             changes += objectsChanged(signal, connection, now)
         } else if signal.path == devicePath {
             deviceChanged(signal, now: now, &changes)
         } else if let path = devicePath, signal.path.hasPrefix(path + "/"), let change = PropertiesChange(signal, path: signal.path),
-                  change.interface == Self.characteristicInterface, let value = change.changed["Value"] {
+                  change.interface == BlueZ.characteristicInterface, let value = change.changed["Value"] {
             changes += valueChanged(signal.path, value, connection, now)
         }
-        if retryAt.map({ now >= $0 }) ?? true {
-            do {
-                retryAt = nil
-                changes += try settle(connection, now)
-            } catch {
-                retryAt = now + Self.retrySeconds
-                if link?.authorized == true { link = nil }
-                if !(error is Unreachable) {
-                    warn("BlueZ", "flip: \(BusMonitor.reason(error)); trying again in \(Self.retrySeconds) s", now)
-                }
-            }
-        }
+        if retryAt.map({ now >= $0 }) ?? true { changes += retry(connection, now) }
         return changes
+    }
+
+    /// A connect or set-up to try again, or a catch-up whose stream ends late.
+    public var wakeAt: Instant? {
+        let late = link?.catchUp.map { $0.since + Self.catchUpSeconds }
+        guard let retryAt, let late else { return retryAt ?? late }
+        return min(retryAt, late)
+    }
+
+    public mutating func wake(_ connection: DBusConnection, now: Instant) -> [DeskChange] {
+        flushWarnings(now)
+        var changes = expire(now)
+        if let retryAt, now >= retryAt { changes += retry(connection, now) }
+        return changes
+    }
+
+    /// Connects the cube or sets its link up, if either is still to do;
+    /// a failure is tried again after a wait that doubles each time (2 s
+    /// to 60 s), and a refused password's file is read again every 10 s.
+    private mutating func retry(_ connection: DBusConnection, _ now: Instant) -> [DeskChange] {
+        retryAt = nil
+        do {
+            let changes = try settle(connection, now)
+            if link?.authorized == true { backoff = Self.firstRetry }
+            if connected, withheld != nil { retryAt = now + Self.passwordCheck }
+            return changes
+        } catch {
+            retryAt = now + backoff
+            if link?.authorized == true { link = nil }
+            if !(error is Unreachable) {
+                warn("BlueZ", "flip: \(BusMonitor.reason(error)); trying again in \(backoff) s", now)
+            }
+            backoff = min(backoff * 2, Self.longestRetry)
+            return []
+        }
     }
 
     // MARK: - The device and its link
@@ -218,7 +239,7 @@ public struct TimeFlipWatch: DeskWatch {
         if !connected {
             guard !endedLocally else { return [] }
             do {
-                _ = try connection.call(destination: serviceName, path: path, interface: Self.deviceInterface,
+                _ = try connection.call(destination: serviceName, path: path, interface: BlueZ.deviceInterface,
                                         member: "Connect", timeoutMilliseconds: 4000)
             } catch let failure as DBusFailure where failure.errorName != "org.bluez.Error.AlreadyConnected" {
                 let reason = BusMonitor.reason(failure)
@@ -242,8 +263,8 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     /// Finds the cube in BlueZ's objects; false when it is not there.
-    private mutating func find(_ objects: TF.Objects, _ connection: DBusConnection) throws -> Bool {
-        guard let cube = TF.cube(device, in: objects) else { return false }
+    private mutating func find(_ objects: BlueZ.Objects, _ connection: DBusConnection) throws -> Bool {
+        guard let cube = BlueZ.device(device, in: objects) else { return false }
         try follow(cube.path, connection)
         (connected, resolved) = (cube.connected, cube.connected && cube.resolved)
         return true
@@ -260,7 +281,7 @@ public struct TimeFlipWatch: DeskWatch {
     private mutating func setUp(_ connection: DBusConnection, _ now: Instant) throws -> [DeskChange] {
         let objects = try managedObjects(connection)
         guard let path = devicePath else { return [] }
-        let paths = TF.characteristics(of: path, in: objects)
+        let paths = BlueZ.characteristics(of: path, services: [TF.service, TF.batteryService], in: objects)
         if let missing = TF.needed.first(where: { paths[$0.uuid] == nil }) {
             throw DBusFailure("the cube \(device) shows no \(missing.name) characteristic (\(missing.uuid)).")
         }
@@ -289,7 +310,7 @@ public struct TimeFlipWatch: DeskWatch {
         link?.authorized = true
         for uuid in [TF.facets, TF.doubleTap, TF.systemState, TF.history] { try startNotify(uuid, connection) }
         var changes: [DeskChange] = []
-        if case .byte(let percent)? = objects[path]?[Self.batteryInterface]?["Percentage"] {
+        if case .byte(let percent)? = objects[path]?[BlueZ.batteryInterface]?["Percentage"] {
             changes += batteryRead(Int(percent), now)
         } else if link?.paths[TF.batteryLevel] != nil {
             do {
@@ -320,20 +341,22 @@ public struct TimeFlipWatch: DeskWatch {
         let began = last.flatMap { Int64(exactly: $0.end) }.map { Instant(seconds: $0) - (link?.offset ?? 0) }
         log(.info, "flip: connected to the cube \(device)" + (facet.map { ", facet \($0) up" } ?? "")
             + (paused ? ", paused" : ""))
-        guard let cursor = FlipCursor.later(cursor(), mark) else {
+        guard let cursor = DeskCursor.later(stored, mark) else {
             log(.info, "flip: first connection to the cube \(device): interval \(number) and those before it are "
                 + "taken as seen, and flips are reported from now on")
-            mark = FlipCursor(event: number, flippedAt: began ?? now)
-            if let mark { remember(mark) }
+            mark = DeskCursor(subject: subject, number: number, at: began ?? now)
+            if let mark { memory.keep(mark) }
             return []
         }
-        var catchUp = CatchUp(from: cursor.event &+ 1, since: now)
-        if number < cursor.event {
-            log(.info, "flip: the cube \(device)'s history ends at interval \(number), before interval \(cursor.event) "
-                + "seen last: it was reset or replaced; the intervals that began after \(cursor.flippedAt) are reported")
-            (catchUp.from, catchUp.after) = (0, cursor.flippedAt)
+        series = cursor.series
+        var catchUp = CatchUp(from: cursor.number &+ 1, since: now)
+        if number < cursor.number {
+            series = cursor.series &+ 1
+            log(.info, "flip: the cube \(device)'s history ends at interval \(number), before interval \(cursor.number) "
+                + "seen last: it was reset or replaced; the intervals that began after \(cursor.at) are reported")
+            (catchUp.from, catchUp.after) = (0, cursor.at)
         }
-        if let facet, let began, began <= now + 2, catchUp.after.map({ began > $0 }) ?? (number > cursor.event) {
+        if let facet, let began, began <= now + 2, catchUp.after.map({ began > $0 }) ?? (number > cursor.number) {
             catchUp.running = report(paused ? .paused(facet: facet) : .facet(facet), number, began)
         }
         try write(TF.history, TF.records(from: catchUp.from), connection)
@@ -386,7 +409,7 @@ public struct TimeFlipWatch: DeskWatch {
             + catchUp.held {
             guard let edge = change.event.report as? FlipEdge, let event = edge.event, seen.insert(event).inserted
             else { continue }
-            mark = FlipCursor.later(mark, FlipCursor(event: event, flippedAt: change.time))
+            mark = DeskCursor.later(mark, edge.cursor)
             changes.append(change)
         }
         if !intervals.isEmpty {
@@ -400,17 +423,17 @@ public struct TimeFlipWatch: DeskWatch {
     private mutating func objectsChanged(_ signal: DBusSignal, _ connection: DBusConnection, _ now: Instant)
         -> [DeskChange] {
         guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0] else { return [] }
-        if signal.member == "InterfacesAdded", let interfaces = TF.interfaces(signal.arguments[1]) {
-            if path != devicePath, TF.cube(device, in: [path: interfaces]) != nil {
+        if signal.member == "InterfacesAdded", let interfaces = BlueZ.interfaces(signal.arguments[1]) {
+            if path != devicePath, BlueZ.device(device, in: [path: interfaces]) != nil {
                 let changes = dropLink(now, "BlueZ added the cube again")
                 _ = try? find([path: interfaces], connection)
                 log(.info, "flip: BlueZ added the cube \(device) as \(path)")
                 return changes
-            } else if path == devicePath, case .byte(let percent)? = interfaces[Self.batteryInterface]?["Percentage"] {
+            } else if path == devicePath, case .byte(let percent)? = interfaces[BlueZ.batteryInterface]?["Percentage"] {
                 return batteryRead(Int(percent), now)
             }
         } else if signal.member == "InterfacesRemoved", path == devicePath, case .array("s", let names) = signal.arguments[1],
-                  names.contains(.string(Self.deviceInterface)) {
+                  names.contains(.string(BlueZ.deviceInterface)) {
             log(.warning, "flip: BlueZ removed the cube \(device) (unpaired?); it is used again once it is back")
             (devicePath, connected, resolved) = (nil, false, false)
             return dropLink(now, "the cube was removed")
@@ -419,16 +442,16 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     private mutating func deviceChanged(_ signal: DBusSignal, now: Instant, _ changes: inout [DeskChange]) {
-        if signal.interface == Self.deviceInterface, signal.member == "Disconnected", signal.arguments.count == 2,
+        if signal.interface == BlueZ.deviceInterface, signal.member == "Disconnected", signal.arguments.count == 2,
            case .string(let reason) = signal.arguments[0] {
             endedLocally = reason == "org.bluez.Reason.Local"
             return
         }
         guard let change = PropertiesChange(signal, path: signal.path) else { return }
-        if change.interface == Self.batteryInterface, case .byte(let percent)? = change.changed["Percentage"] {
+        if change.interface == BlueZ.batteryInterface, case .byte(let percent)? = change.changed["Percentage"] {
             changes += batteryRead(Int(percent), now)
         }
-        guard change.interface == Self.deviceInterface else { return }
+        guard change.interface == BlueZ.deviceInterface else { return }
         let before = (connected, resolved)
         if case .bool(let up)? = change.changed["Connected"] {
             connected = up
@@ -453,7 +476,7 @@ public struct TimeFlipWatch: DeskWatch {
             warn("objects", "flip: skipped a value of \(path), not one of the cube's characteristics", now)
             return []
         }
-        guard let bytes = TF.bytes(value) else {
+        guard let bytes = BlueZ.bytes(value) else {
             warn("values", "flip: skipped a value of type \(value.signature) from the cube \(device)", now)
             return []
         }
@@ -514,13 +537,13 @@ public struct TimeFlipWatch: DeskWatch {
         }
         guard let number else { return [] }
         running = number
-        guard mark?.event != number else { return [] }
+        guard mark.map({ ($0.series, $0.number) != (series, number) }) ?? true else { return [] }
         let change = report(change, number, now)
         if link?.catchUp != nil {
             link?.catchUp?.held.append(change)
             return []
         }
-        mark = FlipCursor.later(mark, FlipCursor(event: number, flippedAt: now))
+        mark = DeskCursor.later(mark, (change.event.report as? FlipEdge)?.cursor)
         return [change]
     }
 
@@ -551,10 +574,10 @@ public struct TimeFlipWatch: DeskWatch {
 
     // MARK: - Calls
 
-    private func managedObjects(_ connection: DBusConnection) throws -> TF.Objects {
-        let reply = try connection.call(destination: serviceName, path: "/", interface: Self.objectManager,
+    private func managedObjects(_ connection: DBusConnection) throws -> BlueZ.Objects {
+        let reply = try connection.call(destination: serviceName, path: "/", interface: BlueZ.objectManager,
                                         member: "GetManagedObjects")
-        guard reply.count == 1, let objects = TF.objects(reply[0]) else {
+        guard reply.count == 1, let objects = BlueZ.objects(reply[0]) else {
             throw DBusFailure("BlueZ answered GetManagedObjects with \(reply.map(\.signature).joined()).")
         }
         return objects
@@ -563,7 +586,7 @@ public struct TimeFlipWatch: DeskWatch {
     private func characteristic(_ uuid: String, _ member: String, _ arguments: [DBusValue],
                                 _ connection: DBusConnection) throws -> [DBusValue] {
         guard let path = link?.paths[uuid] else { throw DBusFailure("the cube \(device) has no characteristic \(uuid).") }
-        return try connection.call(destination: serviceName, path: path, interface: Self.characteristicInterface,
+        return try connection.call(destination: serviceName, path: path, interface: BlueZ.characteristicInterface,
                                    member: member, arguments: arguments, timeoutMilliseconds: 3000)
     }
 
@@ -571,7 +594,7 @@ public struct TimeFlipWatch: DeskWatch {
 
     private func read(_ uuid: String, _ connection: DBusConnection) throws -> [UInt8] {
         let reply = try characteristic(uuid, "ReadValue", [Self.noOptions], connection)
-        guard reply.count == 1, let bytes = TF.bytes(reply[0]) else {
+        guard reply.count == 1, let bytes = BlueZ.bytes(reply[0]) else {
             throw DBusFailure("BlueZ answered ReadValue of \(uuid) with \(reply.map(\.signature).joined()).")
         }
         return bytes
@@ -668,7 +691,7 @@ public struct TimeFlipWatch: DeskWatch {
     }
 
     private func report(_ change: FlipEdge.Change, _ number: UInt32, _ time: Instant) -> DeskChange {
-        DeskChange(.flip(device: device, change, event: number, flippedAt: time), time: time)
+        DeskChange(.flip(device: device, change, event: number, flippedAt: time, series: series), time: time)
     }
 
     private mutating func warn(_ kind: String, _ text: String, _ now: Instant) {
@@ -677,5 +700,334 @@ public struct TimeFlipWatch: DeskWatch {
 
     private mutating func flushWarnings(_ now: Instant) {
         for line in warnings.flush(now: now) { log(.warning, line) }
+    }
+}
+
+// MARK: - Settings
+
+/// The settings' `timeflip:` section: the cube `trackee run` connects to,
+/// and the file its password is read from (6 ASCII characters, mode 0600).
+public struct TimeFlipSettings: Sendable {
+    /// The cube's Bluetooth address, upper case: `0C:61:CF:C7:77:71`.
+    public var device: String
+    public var passwordFile: String
+
+    public init(device: String, passwordFile: String) {
+        self.device = device.uppercased()
+        self.passwordFile = passwordFile
+    }
+
+    /// Whether `text` is a Bluetooth address: six pairs of hex digits
+    /// joined by colons.
+    public static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+extension TimeFlipSettings {
+    /// The `timeflip:` section of the settings file: the desk registry's
+    /// entry hands it here.
+    static let section = DeskKindSettings(key: "timeflip") { section in try read(section) }
+
+    /// `timeflip: {device: "0C:61:CF:C7:77:71", password_file: PATH}`: the
+    /// password file must exist and be readable by its owner only.
+    static func read(_ section: DeskSection) throws -> TimeFlipSettings {
+        var device: String?
+        var passwordFile: String?
+        for field in section.fields {
+            switch field.name {
+            case "device":
+                guard let text = field.text, isAddress(text) else {
+                    throw section.refusal(field, "the cube's Bluetooth address, such as 0C:61:CF:C7:77:71")
+                }
+                device = text
+            case "password_file":
+                guard let text = field.text, !text.isEmpty else { throw section.refusal(field, "a file path") }
+                passwordFile = try section.secretFile(
+                    text, field, "password", "put the cube's 6-character password in it (000000 unless it was changed)")
+            default:
+                throw section.unknown(field, known: ["device", "password_file"])
+            }
+        }
+        guard let device else { throw section.refusal("timeflip.device is missing; give the cube's Bluetooth address") }
+        guard let passwordFile else {
+            throw section.refusal("timeflip.password_file is missing; name the file that holds the cube's password")
+        }
+        return TimeFlipSettings(device: device, passwordFile: passwordFile)
+    }
+}
+
+// MARK: - The protocol
+
+/// The TimeFlip2 cube's Bluetooth LE protocol (v4.3) as ``TimeFlipWatch``
+/// speaks it: its characteristics' UUIDs, the bytes of the commands it
+/// writes, and the answers, notifications and history records it reads.
+/// No bus here: every function takes bytes and gives values, so each
+/// layout is tested byte for byte. Tests/Servers/TIMEFLIP.md describes the
+/// protocol and the choices made where its document is unclear (numbers
+/// are big-endian; any packet whose bytes 0–16 are zero ends a stream).
+enum TimeFlipProtocol {
+    static func uuid(_ short: String) -> String { "f1196f\(short)-71a4-11e6-bdf4-0800200c9a66" }
+    static let service = uuid("50")
+    static let facets = uuid("52")
+    static let commandResult = uuid("53")
+    static let command = uuid("54")
+    static let doubleTap = uuid("55")
+    static let systemState = uuid("56")
+    static let password = uuid("57")
+    static let history = uuid("58")
+    /// The characteristics the watch cannot do without, with their names for the log.
+    static let needed: [(uuid: String, name: String)] = [
+        (facets, "Facets"), (commandResult, "Command result"), (command, "Command"), (doubleTap, "Double tap"),
+        (systemState, "System state"), (password, "Password"), (history, "History"),
+    ]
+    static let batteryService = "0000180f-0000-1000-8000-00805f9b34fb"
+    static let batteryLevel = "00002a19-0000-1000-8000-00805f9b34fb"
+
+    // MARK: - Commands (to Command, 54) and history requests (to History, 58)
+
+    static let readClock: [UInt8] = [0x07]
+    static func setClock(_ time: Instant) -> [UInt8] { [0x08] + bigEndian(UInt64(clamping: time.seconds), bytes: 8) }
+    static let status: [UInt8] = [0x10]
+    /// `01 NNNNNNNN`: put record `number` in History's value.
+    static func record(_ number: UInt32) -> [UInt8] { [0x01] + bigEndian(UInt64(number), bytes: 4) }
+    /// `01 FFFFFFFF`: put the last record in History's value.
+    static let lastRecord = record(0xFFFF_FFFF)
+    /// `02 NNNNNNNN`: notify every record numbered `number` or later, then the end.
+    static func records(from number: UInt32) -> [UInt8] { [0x02] + bigEndian(UInt64(number), bytes: 4) }
+
+    static func bigEndian(_ number: UInt64, bytes count: Int) -> [UInt8] {
+        (0..<count).reversed().map { UInt8(truncatingIfNeeded: number >> (8 * UInt64($0))) }
+    }
+
+    static func number(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// `0C 61 FF`, as a warning shows bytes.
+    static func hex(_ bytes: [UInt8]) -> String {
+        if bytes.isEmpty { return "no bytes" }
+        let digits = Array("0123456789ABCDEF")
+        let shown = bytes.prefix(24).map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
+        return bytes.count > 24 ? shown + " … (\(bytes.count) bytes)" : shown
+    }
+
+    // MARK: - Answers and notifications
+
+    /// Byte 0 of Command result after the password was written: `01`
+    /// right, `02` wrong; nil for anything else.
+    static func passwordAccepted(_ answer: [UInt8]) -> Bool? {
+        guard (1...20).contains(answer.count) else { return nil }
+        switch answer[0] {
+        case 0x01: return true
+        case 0x02: return false
+        default: return nil
+        }
+    }
+
+    /// The cube's clock from the answer to `07`: `07` and a u64 (9 bytes,
+    /// or 20 zero-padded).
+    static func clock(_ answer: [UInt8]) -> UInt64? {
+        guard (9...20).contains(answer.count), answer[0] == 0x07 else { return nil }
+        return number(answer[1...8])
+    }
+
+    /// Whether the cube is paused, from the answer to `10`: `LL PP AAAA`
+    /// with lock and pause each `01` on or `02` off.
+    static func paused(status answer: [UInt8]) -> Bool? {
+        guard (4...20).contains(answer.count), (1...2).contains(answer[0]), (1...2).contains(answer[1]) else { return nil }
+        return answer[1] == 0x01
+    }
+
+    /// The facet up from a Facets value: one byte, 1–12.
+    static func facet(_ value: [UInt8]) -> Int? {
+        guard value.count == 1, (1...12).contains(value[0]) else { return nil }
+        return Int(value[0])
+    }
+
+    /// A Double tap value: one byte, the facet, plus 128 when it paused.
+    static func tap(_ value: [UInt8]) -> FlipEdge.Change? {
+        guard value.count == 1, let side = side(value[0]), side != .unknown else { return nil }
+        return side.change
+    }
+
+    /// The battery's charge from Battery Level (0x2A19): one byte, 0–100.
+    static func batteryLevel(_ value: [UInt8]) -> Int? {
+        guard value.count == 1, value[0] <= 100 else { return nil }
+        return Int(value[0])
+    }
+
+    /// System state: 4 bytes, the synchronisation request (`02 01`: the
+    /// time must be set) and the hardware's health (`00 00`: fine).
+    struct SystemState: Equatable {
+        var request: [UInt8]
+        var hardware: [UInt8]
+
+        init?(_ value: [UInt8]) {
+            guard value.count == 4 else { return nil }
+            request = Array(value[0...1])
+            hardware = Array(value[2...3])
+        }
+
+        var needsTime: Bool { request == [0x02, 0x01] }
+        var hardwareFault: String? {
+            switch hardware {
+            case [0x00, 0x00]: nil
+            case [0x02, 0x01]: "its accelerometer failed"
+            case [0x02, 0x02]: "its flash memory failed"
+            case [0x02, 0x03]: "its accelerometer and flash memory failed"
+            default: "its hardware state is \(hex(hardware))"
+            }
+        }
+    }
+
+    // MARK: - History
+
+    /// What a record's side byte says: running on a facet (1–12), paused
+    /// on one (facet + 128), or not known (66, the accelerometer failed).
+    enum Side: Equatable {
+        case running(Int), paused(Int), unknown
+
+        var change: FlipEdge.Change? {
+            switch self {
+            case .running(let facet): .facet(facet)
+            case .paused(let facet): .paused(facet: facet)
+            case .unknown: nil
+            }
+        }
+    }
+
+    static func side(_ byte: UInt8) -> Side? {
+        switch byte {
+        case 1...12: .running(Int(byte))
+        case 129...140: .paused(Int(byte) - 128)
+        case 66: .unknown
+        default: nil
+        }
+    }
+
+    /// One interval of the cube's history: bytes 0–16 of a record.
+    struct Record: Equatable {
+        var number: UInt32
+        var side: UInt8
+        /// When it began (the flip), cube seconds.
+        var start: UInt64
+        var duration: UInt32
+
+        init(number: UInt32, side: UInt8, start: UInt64, duration: UInt32) {
+            self.number = number
+            self.side = side
+            self.start = start
+            self.duration = duration
+        }
+
+        init(_ bytes: [UInt8]) {
+            number = UInt32(TimeFlipProtocol.number(bytes[0...3]))
+            side = bytes[4]
+            start = TimeFlipProtocol.number(bytes[5...12])
+            duration = UInt32(TimeFlipProtocol.number(bytes[13...16]))
+        }
+
+        /// When it ended, cube seconds.
+        var end: UInt64 { start.addingReportingOverflow(UInt64(duration)).overflow ? .max : start + UInt64(duration) }
+    }
+
+    enum Packet: Equatable {
+        case record(Record)
+        case end
+        case malformed(String)
+    }
+
+    /// One notification of a `02` stream: a record (bytes 0–16, then the
+    /// 3-byte number of the one sent before, not used) or the end (bytes
+    /// 0–16 zero, in either form the document shows).
+    static func streamPacket(_ value: [UInt8]) -> Packet {
+        guard (17...20).contains(value.count) else {
+            return .malformed("\(value.count) byte\(value.count == 1 ? "" : "s") instead of 20")
+        }
+        if value[0..<17].allSatisfy({ $0 == 0 }) { return .end }
+        return .record(Record(value))
+    }
+
+    /// History's value after `01 FFFFFFFF`: the last record (17 bytes, or
+    /// 20 zero-padded), or zeros when the history is empty; nil when it is
+    /// neither.
+    static func lastRecord(_ value: [UInt8]) -> Record?? {
+        guard (17...20).contains(value.count) else { return nil }
+        if value.allSatisfy({ $0 == 0 }) { return .some(nil) }
+        return .some(Record(value))
+    }
+
+    /// An interval a catch-up reports: its number, what it was, and when
+    /// it began on this machine's clock.
+    struct Interval: Equatable {
+        var number: UInt32
+        var change: FlipEdge.Change
+        var time: Instant
+    }
+
+    /// The intervals that the records of a `02` stream requested `from` a
+    /// number report, and a warning for each record left out.
+    ///
+    /// Times are the cube's less `offset` (how far its clock is ahead).
+    /// Left out: numbers below `from` or not above the record before
+    /// (out of order), sides that are not a facet (66 included), times
+    /// after `now` or before the interval kept before (time running
+    /// backwards), and with `after` (a cube reset or replaced) every
+    /// interval that began at or before it, silently. A duration that
+    /// disagrees with the next record's start keeps both records: a flip's
+    /// report is its start, which the record gives whatever its duration
+    /// says; the disagreement is warned about.
+    static func catchUp(_ records: [Record], from: UInt32, offset: Int64, after: Instant?,
+                        now: Instant) -> (intervals: [Interval], warnings: [String]) {
+        var intervals: [Interval] = []
+        var warnings: [String] = []
+        var lastNumber: UInt32?
+        var previous: (record: Record, time: Instant)?
+        for record in records {
+            let number = record.number
+            if number < from {
+                warnings.append("history record \(number) came in a stream asked to start at \(from)")
+                continue
+            }
+            if let lastNumber, number <= lastNumber {
+                warnings.append("history record \(number) came after record \(lastNumber): out of order")
+                continue
+            }
+            lastNumber = number
+            guard let side = side(record.side), let change = side.change else {
+                let why = record.side == 66 ? "its side is not known (the cube's accelerometer failed)"
+                    : "side \(record.side) is not a facet"
+                warnings.append("history record \(number) is left out: \(why)")
+                continue
+            }
+            guard let seconds = Int64(exactly: record.start) else {
+                warnings.append("history record \(number) is left out: its time \(record.start) is out of range")
+                continue
+            }
+            let time = Instant(seconds: seconds) - offset
+            if time > now + 2 {
+                warnings.append("history record \(number) is left out: it began at \(time), after now")
+                continue
+            }
+            if let previous {
+                if time < previous.time {
+                    warnings.append("history record \(number) is left out: it began at \(time), before record "
+                                    + "\(previous.record.number) at \(previous.time) (time running backwards)")
+                    continue
+                }
+                let next = previous.record.number.addingReportingOverflow(1).partialValue
+                let end = previous.record.end
+                if number == next ? end != record.start : end > record.start {
+                    warnings.append("history record \(previous.record.number) lasted \(previous.record.duration) s "
+                                    + "but record \(number) began \(Int64(clamping: record.start) - Int64(clamping: previous.record.start)) s after it; both kept")
+                }
+            }
+            previous = (record, time)
+            if let after, time <= after { continue }
+            intervals.append(Interval(number: number, change: change, time: time))
+        }
+        return (intervals, warnings)
     }
 }

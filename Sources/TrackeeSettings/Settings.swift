@@ -1,6 +1,7 @@
 import Foundation
 import TrackeeAPI
 import TrackeeCore
+import TrackeeDesk
 import TrackeeStore
 import Yams
 
@@ -42,8 +43,9 @@ public struct Settings: Sendable {
     public var http: HTTPSettings?
     /// The `hub:` section; nil: no replication.
     public var hub: HubSettings?
-    /// The `timeflip:` section; nil: no cube.
-    public var timeflip: TimeFlipSettings?
+    /// The desk kinds' own sections (`timeflip:`), read by each kind's
+    /// reader (``DeskKindSettings``).
+    public var desk = DeskSettings()
 
     /// The settings without a file: every key's default.
     public init() {}
@@ -157,10 +159,14 @@ public struct Settings: Sendable {
                 settings.http = try HTTPSetting.parse(value, file: file)
             case "hub":
                 settings.hub = try HubSetting.parse(value, file: file, line: line(keyNode), environment: environment)
-            case "timeflip":
-                settings.timeflip = try timeflip(value, file: file, environment: environment)
             default:
-                throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are week_start, create_projects, export, location, traces, sync, http, hub and timeflip")
+                guard let kind = DeskSettings.kind(claiming: key), let section = kind.settings else {
+                    let known = ["week_start", "create_projects", "export", "location", "traces", "sync", "http", "hub"]
+                        + DeskSettings.keys
+                    throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are "
+                        + known.dropLast().joined(separator: ", ") + " and " + known.last!)
+                }
+                settings.desk.set(kind.name, try section.read(deskSection(key, keyNode, value, file: file, environment: environment)))
             }
         }
         return settings
@@ -168,37 +174,18 @@ public struct Settings: Sendable {
 
     static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
 
-    /// `timeflip: {device: "0C:61:CF:C7:77:71", password_file: PATH}`: the
-    /// password file must exist and be readable by its owner only.
-    static func timeflip(_ node: Node, file: String, environment: [String: String]) throws -> TimeFlipSettings {
-        guard let fields = node.mapping else { throw bad(file, node, "timeflip", "a mapping with device and password_file") }
-        var device: String?
-        var passwordFile: String?
-        for (keyNode, value) in fields {
-            switch keyNode.string ?? "" {
-            case "device":
-                guard value.scalar != nil, let text = value.string, TimeFlipSettings.isAddress(text) else {
-                    throw bad(file, value, "timeflip.device", "the cube's Bluetooth address, such as 0C:61:CF:C7:77:71")
-                }
-                device = text
-            case "password_file":
-                guard value.scalar != nil, let text = value.string, !text.isEmpty else {
-                    throw bad(file, value, "timeflip.password_file", "a file path")
-                }
-                let expanded = XDGDirectories.expandingHome(text, environment: environment)
-                try PushSetting.checkSecretFile(
-                    expanded, at: "\(file):\(line(value)): \(expanded)", kind: "password",
-                    fill: "put the cube's 6-character password in it (000000 unless it was changed)")
-                passwordFile = expanded
-            default:
-                throw Refusal("\(file):\(line(keyNode)): unknown key timeflip.\(keyNode.string ?? ""); known keys are device and password_file")
-            }
+    /// A desk kind's section, handed to its reader: a mapping of scalars.
+    static func deskSection(_ key: String, _ keyNode: Node, _ node: Node, file: String,
+                            environment: [String: String]) throws -> DeskSection {
+        guard let mapping = node.mapping else { throw bad(file, node, key, "a mapping") }
+        let fields = mapping.map { name, value in
+            DeskSection.Field(name: name.string ?? "", text: value.scalar != nil ? value.string : nil, line: line(value))
         }
-        guard let device else { throw Refusal("\(file):\(line(node)): timeflip.device is missing; give the cube's Bluetooth address") }
-        guard let passwordFile else {
-            throw Refusal("\(file):\(line(node)): timeflip.password_file is missing; name the file that holds the cube's password")
+        return DeskSection(key: key, file: file, line: line(keyNode), fields: fields) { path, field, kind, fill in
+            let expanded = XDGDirectories.expandingHome(path, environment: environment)
+            try PushSetting.checkSecretFile(expanded, at: "\(file):\(field.line): \(expanded)", kind: kind, fill: fill)
+            return expanded
         }
-        return TimeFlipSettings(device: device, passwordFile: passwordFile)
     }
 
     static func choices(_ values: [String]) -> String {

@@ -1160,6 +1160,11 @@ class Control(dbus.service.Object):
     def ClearHistory(self):
         self.cube.history = []
 
+    @dbus.service.method(CONTROL_IFACE)
+    def FactoryReset(self):
+        """What the 0xFF command does, as if reset by hand: the history numbers from 1 again."""
+        self.cube.factory_reset()
+
     @dbus.service.method(CONTROL_IFACE, out_signature="a(uytu)")
     def History(self):
         return dbus.Array([dbus.Struct((dbus.UInt32(r.number), dbus.Byte(r.side & 0xFF), dbus.UInt64(r.start),

@@ -452,6 +452,15 @@ class Commands(CubeTest):
         self.wait_for(lambda: len(self.values(SYSTEM_STATE)) == 2)
         self.assertEqual(self.values(SYSTEM_STATE), [b"\x01\x00\x00\x00", b"\x00\x00\x00\x00"])
 
+    def test_the_control_resets_as_the_command_does(self):
+        self.control("Flip", 2, T0 + 30)
+        self.control("Flip", 3, T0 + 60)
+        self.assertEqual((self.state("history_count"), self.state("next_event")), (2, 3))
+        self.control("FactoryReset")
+        self.assertEqual((self.state("history_count"), self.state("next_event")), (0, 1))
+        self.control("Flip", 4, T0 + 90)
+        self.assertEqual(self.control("History"), [(1, 3, T0 + 60, 30)])
+
 
 class SystemState(CubeTest):
     def test_time_sync_is_required_then_settled_by_setting_the_time(self):

@@ -28,9 +28,9 @@ import TrackeeStore
         let s = try await DeskDaemon(rules: Self.rules, at: nine)
         defer { try? FileManager.default.removeItem(atPath: s.directory) }
         let (store, clock, core) = (s.store, s.clock, s.core)
-        func flip(_ change: FlipEdge.Change, _ event: UInt32, _ at: Instant) async {
+        func flip(_ change: FlipEdge.Change, _ event: UInt32, _ at: Instant, series: UInt32 = 0) async {
             clock.now = max(clock.now, at)
-            await core.handle(.flip(device: cube, change, event: event, flippedAt: at), at: at)
+            await core.handle(.flip(device: cube, change, event: event, flippedAt: at, series: series), at: at)
         }
         await flip(.facet(1), 40, nine)
         #expect(try store.running()?.project == "Docs")
@@ -43,6 +43,10 @@ import TrackeeStore
         // Leaving the pause on 2 starts Mail again: a new interval.
         await flip(.facet(2), 43, nine + 3900)
         #expect(try store.running()?.project == "Mail")
+        // The cube reset: its interval 41 again, in the next series, is a new flip.
+        await flip(.facet(1), 41, nine + 4000, series: 1)
+        #expect(try store.running()?.project == "Docs")
+        await flip(.facet(1), 41, nine + 4000, series: 1)
         let fired = try store.intentHistory(limit: 20).reversed().filter { if case .rule = $0.source { true } else { false } }
             .map { "\($0.key ?? "") \($0.trigger ?? "") \($0.outcome)" }
         #expect(fired == [
@@ -50,7 +54,9 @@ import TrackeeStore
             "f2-mail@flip:0C%3A61%3ACF%3AC7%3A77%3A71:41#0 flip 2 on 0C:61:CF:C7:77:71 switched",
             "cube-paused@flip:0C%3A61%3ACF%3AC7%3A77%3A71:42#0 flip paused on 2 on 0C:61:CF:C7:77:71 stopped",
             "f2-mail@flip:0C%3A61%3ACF%3AC7%3A77%3A71:43#0 flip 2 on 0C:61:CF:C7:77:71 started",
+            "f1-docs@flip:0C%3A61%3ACF%3AC7%3A77%3A71:s1:41#0 flip 1 on 0C:61:CF:C7:77:71 switched",
         ])
-        #expect(try store.deskCursor("flip:" + cube) == DeskCursor(subject: "flip:" + cube, number: 43, at: nine + 3900))
+        #expect(try store.deskCursor("flip:" + cube)
+            == DeskCursor(subject: "flip:" + cube, number: 41, at: nine + 4000, series: 1))
     }
 }

@@ -151,7 +151,7 @@ import TrackeeCore
     }
 
     @Test func warningsOfAKindAreThreeAMinuteAndThenACount() {
-        var warnings = FlipWarnings()
+        var warnings = LimitedWarnings(prefix: "flip:")
         var lines: [String] = []
         for index in 0..<200 { lines += warnings.lines(index % 2 == 0 ? "Facets" : "History", "bad \(index)", now: Self.t0) }
         #expect(lines == ["bad 0", "bad 1", "bad 2", "bad 3", "bad 4", "bad 5"])
@@ -187,15 +187,15 @@ import TrackeeCore
             // Malformed: left out.
             .entry(key: .objectPath("/x"), value: .string("no")),
         ])
-        let objects = TF.objects(reply)
+        let objects = BlueZ.objects(reply)
         #expect(objects?.count == 5)
-        let found = objects.flatMap { TF.cube("AA:01", in: $0) }
+        let found = objects.flatMap { BlueZ.device("AA:01", in: $0) }
         #expect(found?.path == device)
         #expect(found?.connected == true)
         #expect(found?.resolved == true)
-        #expect(objects.map { TF.characteristics(of: device, in: $0) } == [TF.facets: device + "/service0020/char0030"])
-        #expect(TF.objects(.array(elementSignature: "{sv}", [])) == nil)
-        #expect(TF.bytes(.array(elementSignature: "y", [.byte(1), .byte(2)])) == [1, 2])
-        #expect(TF.bytes(.array(elementSignature: "q", [.uint16(1)])) == nil)
+        #expect(objects.map { BlueZ.characteristics(of: device, services: [TF.service, TF.batteryService], in: $0) } == [TF.facets: device + "/service0020/char0030"])
+        #expect(BlueZ.objects(.array(elementSignature: "{sv}", [])) == nil)
+        #expect(BlueZ.bytes(.array(elementSignature: "y", [.byte(1), .byte(2)])) == [1, 2])
+        #expect(BlueZ.bytes(.array(elementSignature: "q", [.uint16(1)])) == nil)
     }
 }

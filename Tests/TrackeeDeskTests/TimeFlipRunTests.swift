@@ -188,6 +188,61 @@ extension DeskBusSuites {
             }
         }
 
+        @Test func aCubeBackInRangeIsConnectedAgainByTrackeeWhenBluetoothdDoesNot() async throws {
+            try await withCubeRun { cube, run in
+                let r = nextSecond()
+                try cube.flip(1, at: .init(seconds: r))
+                #expect(try await run.eventually(10) { try run.entries().count == 1 }, "\(run.log)")
+                try cube.call("OutOfRange")
+                #expect(await run.eventually(10) { !run.logLines(containing: "could not connect").isEmpty }, "\(run.log)")
+                // Back, and bluetoothd does not connect it: trackee's own next try does.
+                try cube.call("BackInRange", [.bool(false)])
+                try cube.flip(2, at: .init(seconds: r + 1))
+                #expect(await connected(run, 2), "\(run.log)")
+                #expect(try await run.eventually(10) { try run.entries().count == 2 }, "\(run.log)")
+                #expect(try run.entries() == [
+                    Stored(project: "Docs", start: r, end: r + 1, source: "rule:f1-docs"),
+                    Stored(project: "Mail", start: r + 1, end: nil, source: "rule:f2-mail"),
+                ])
+                #expect(run.logLines(containing: "could not connect") == [
+                    "trackee run: warning: flip: could not connect to the cube \(cube.device) (the D-Bus call "
+                        + "org.bluez.Device1.Connect on org.bluez \(cube.devicePath) failed: le-connection-abort-by-local "
+                        + "(org.bluez.Error.Failed)); trying again later",
+                ])
+            }
+        }
+
+        @Test func aResetCubesNewIntervalsFireThoughTheirNumbersFiredBefore() async throws {
+            try await withCubeRun { cube, run in
+                let r = nextSecond()
+                try cube.flip(1, at: .init(seconds: r))
+                #expect(try await run.eventually(10) { try run.entries().count == 1 }, "\(run.log)")
+                let s = nextSecond()
+                try cube.flip(2, at: .init(seconds: s))
+                #expect(try await run.eventually(10) { try run.entries().count == 2 }, "\(run.log)")
+                #expect(await run.terminate() == 0, "\(run.log)")
+                // Reset while trackee run is stopped: numbers 1 and 2 come again.
+                try cube.call("FactoryReset")
+                _ = await run.eventually(15) { Self.realNow >= s + 2 }
+                try cube.flip(3, at: .init(seconds: s + 1))
+                try run.start()
+                #expect(try await run.eventually(10) { try run.entries().count == 3 }, "\(run.log)")
+                #expect(run.logLines(containing: "was reset or replaced").count == 1, "\(run.log)")
+                let live = nextSecond()
+                try cube.flip(1, at: .init(seconds: live))
+                #expect(try await run.eventually(10) { try run.entries().count == 4 }, "\(run.log)")
+                #expect(try run.entries() == [
+                    Stored(project: "Docs", start: r, end: s, source: "rule:f1-docs"),
+                    Stored(project: "Mail", start: s, end: s + 1, source: "rule:f2-mail"),
+                    Stored(project: "Code", start: s + 1, end: live, source: "rule:f3-code"),
+                    Stored(project: "Docs", start: live, end: nil, source: "rule:f1-docs"),
+                ])
+                #expect(try run.firings() == [
+                    Firing("f1-docs", r), Firing("f2-mail", s), Firing("f3-code", s + 1), Firing("f1-docs", live),
+                ])
+            }
+        }
+
         @Test func aCatchUpKilledHalfWayIsAppliedOnceWhenRunStartsAgain() async throws {
             try await killedCatchUp(restartingAfter: .seconds(3))
         }
@@ -265,10 +320,8 @@ extension DeskBusSuites {
                 chmod(Self.passwordFile(run).path, 0o600)
                 try cube.call("DropConnection")
                 #expect(await connected(run), "\(run.log)")
-                // The new file is tried first as the link goes down (bluetoothd
-                // removes Battery1 before ServicesResolved turns false): that
-                // write fails, and the one on the new connection is accepted.
-                #expect(try passwords(cube) == ["000000", "123456", "123456"])
+                // The new file is written once, on the new connection, and accepted.
+                #expect(try passwords(cube) == ["000000", "123456"])
                 let live = nextSecond()
                 try cube.flip(2, at: .init(seconds: live))
                 #expect(try await run.eventually(10) { try run.entries().count == 1 }, "\(run.log)")

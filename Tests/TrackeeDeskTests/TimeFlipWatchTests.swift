@@ -83,7 +83,7 @@ final class FakeCube {
     func written(_ uuid: String) throws -> [[UInt8]] {
         let reply = try call("Written", [.string(uuid)])
         guard reply.count == 1, case .array(_, let values) = reply[0] else { return [] }
-        return values.compactMap(TimeFlipProtocol.bytes)
+        return values.compactMap(BlueZ.bytes)
     }
 
     /// Every bluetoothd call the watch made: method, target, bytes written (hex).
@@ -92,7 +92,7 @@ final class FakeCube {
         guard reply.count == 1, case .array(_, let rows) = reply[0] else { return [] }
         return rows.map { row in
             guard case .structure(let fields) = row, fields.count == 3, case .string(let method) = fields[0],
-                  case .string(let target) = fields[1], let bytes = TimeFlipProtocol.bytes(fields[2]) else { return "\(row)" }
+                  case .string(let target) = fields[1], let bytes = BlueZ.bytes(fields[2]) else { return "\(row)" }
             let name = [Self.facets: "Facets", Self.commandResult: "Command result", Self.command: "Command",
                         Self.doubleTap: "Double tap", Self.systemState: "System state", Self.password: "Password",
                         Self.history: "History", Self.batteryLevel: "Battery level"][target] ?? target
@@ -131,13 +131,18 @@ final class FakeCube {
 /// and store would be.
 final class FlipSettings: Sendable {
     let password = Mutex<[UInt8]?>(Array("000000".utf8))
-    let cursor = Mutex<FlipCursor?>(nil)
+    let cursor = Mutex<DeskCursor?>(nil)
     let logs = LogRecorder()
     static let passwordFile = "/home/me/.config/trackee/cube-password"
 
     func watch(_ device: String = "0C:61:CF:C7:77:71") -> TimeFlipWatch {
         TimeFlipWatch(device: device, passwordFile: Self.passwordFile, password: { self.password.withLock { $0 } },
-                      cursor: { self.cursor.withLock { $0 } }, log: logs.log)
+                      memory: DeskMemory(cursor: { _ in self.cursor.withLock { $0 } }, keep: { _ in }), log: logs.log)
+    }
+
+    /// The store's cursor at the cube's interval `number`, begun `at`.
+    static func cursor(_ number: UInt32, at time: Instant, series: UInt32 = 0) -> DeskCursor {
+        DeskCursor(subject: "flip:0C:61:CF:C7:77:71", number: number, at: time, series: series)
     }
 
     var warnings: [String] { logs.all.filter { $0.hasPrefix("warning: ") } }
@@ -159,8 +164,8 @@ extension DeskBusSuites {
             try body(fake, connection, FlipSettings())
         }
 
-        func flip(_ change: FlipEdge.Change, _ event: UInt32?, at time: Instant) -> Reported {
-            Reported(.flip(device: Self.cube, change, event: event, flippedAt: time), at: time)
+        func flip(_ change: FlipEdge.Change, _ event: UInt32?, at time: Instant, series: UInt32 = 0) -> Reported {
+            Reported(.flip(device: Self.cube, change, event: event, flippedAt: time, series: series), at: time)
         }
 
         func battery(_ percent: Int, _ previous: Int?, at time: Instant) -> Reported {
@@ -281,7 +286,7 @@ extension DeskBusSuites {
                         + "trying again later",
                 ])
                 // trackee run starts again: the store's cursor is the last flip.
-                settings.cursor.withLock { $0 = FlipCursor(event: 5, flippedAt: t + 400) }
+                settings.cursor.withLock { $0 = FlipSettings.cursor(5, at: t + 400) }
                 try fake.flip(6, at: t + 700)
                 var again = settings.watch()
                 let second = try DBusConnection(address: fake.bus.address)
@@ -295,13 +300,16 @@ extension DeskBusSuites {
                 try fake.flip(2, at: t + 100)
                 try fake.flip(3, at: t + 200)
                 try fake.flip(4, at: t + 300)
-                settings.cursor.withLock { $0 = FlipCursor(event: 40, flippedAt: t + 150) }
+                settings.cursor.withLock { $0 = FlipSettings.cursor(40, at: t + 150) }
                 var watch = settings.watch()
                 #expect(try watch.attach(connection, now: t + 300).map(Reported.init) == [battery(90, nil, at: t + 300)])
+                // Numbered in the next series: the cube's 3 and 4 are not the 3 and 4 before.
                 #expect(try feedSignals(&watch, connection, now: t + 300) == [
-                    flip(.facet(3), 3, at: t + 200), flip(.facet(4), 4, at: t + 300),
+                    flip(.facet(3), 3, at: t + 200, series: 1), flip(.facet(4), 4, at: t + 300, series: 1),
                 ])
                 #expect(try fake.written(FakeCube.history).last == [2, 0, 0, 0, 0])
+                try fake.flip(5, at: t + 310)
+                #expect(try feedSignals(&watch, connection, now: t + 310) == [flip(.facet(5), 5, at: t + 310, series: 1)])
                 #expect(settings.logs.all.contains(
                     "info: flip: the cube \(Self.cube)'s history ends at interval 4, before interval 40 seen last: it was "
                         + "reset or replaced; the intervals that began after 2026-11-23T08:02:30Z are reported"))
@@ -313,7 +321,7 @@ extension DeskBusSuites {
             try withCube(["--time-sync-required"], clock: ahead) { fake, connection, settings in
                 try fake.flip(2, at: ahead + 100)
                 try fake.flip(3, at: ahead + 200)
-                settings.cursor.withLock { $0 = FlipCursor(event: 0, flippedAt: t - 1000) }
+                settings.cursor.withLock { $0 = FlipSettings.cursor(0, at: t - 1000) }
                 var watch = settings.watch()
                 _ = try watch.attach(connection, now: t + 200)
                 #expect(try feedSignals(&watch, connection, now: t + 200) == [
@@ -362,7 +370,7 @@ extension DeskBusSuites {
         /// afterwards is reported.
         @Test func twoHundredMalformedValuesReportNothing() throws {
             try withCube { fake, connection, settings in
-                settings.cursor.withLock { $0 = FlipCursor(event: 0, flippedAt: t - 1000) }
+                settings.cursor.withLock { $0 = FlipSettings.cursor(0, at: t - 1000) }
                 // The password's answer is right; read as the clock or the status it is nonsense.
                 try fake.call("OverrideRead", [.string(FakeCube.commandResult), FakeCube.bytes([0x01])])
                 try fake.call("OverrideRead", [.string(FakeCube.facets), FakeCube.bytes([0x00])])
@@ -474,23 +482,55 @@ extension DeskBusSuites {
             }
         }
 
-        @Test func aFailedSetUpAfterAReconnectionIsTriedAgainOnALaterSignal() throws {
+        @Test func aFailedSetUpAfterAReconnectionIsTriedAgainAfterAWaitThatDoubles() throws {
             try withCube { fake, connection, settings in
                 var watch = settings.watch()
                 _ = try watch.attach(connection, now: t)
                 _ = try feedSignals(&watch, connection, now: t)
-                try fake.failNext("WriteValue", FakeCube.password, "org.bluez.Error.Failed", "Not connected")
+                #expect(watch.wakeAt == nil)
+                try fake.failNext("WriteValue", FakeCube.password, "org.bluez.Error.Failed", "Not connected", count: 2)
                 try fake.call("DropConnection")
                 #expect(try feedSignals(&watch, connection, now: t + 10) == [])
                 #expect(settings.warnings.count == 1)
-                #expect(settings.warnings.first?.hasSuffix("(org.bluez.Error.Failed); trying again in 30 s") == true)
+                #expect(settings.warnings.first?.hasSuffix("(org.bluez.Error.Failed); trying again in 2 s") == true)
+                #expect(watch.wakeAt == t + 12)
+                // A signal before then tries nothing.
                 try fake.call("SetBattery", [.byte(60)])
-                #expect(try feedSignals(&watch, connection, now: t + 20) == [])
-                try fake.call("SetBattery", [.byte(50)])
-                #expect(try feedSignals(&watch, connection, now: t + 40) == [battery(50, 90, at: t + 40)])
-                #expect(try fake.written(FakeCube.password).count == 3)
+                #expect(try feedSignals(&watch, connection, now: t + 11) == [])
+                #expect(try fake.written(FakeCube.password).count == 2)
+                // Woken without a signal: it fails again, and waits twice as long.
+                #expect(try watch.wake(connection, now: t + 12).map(Reported.init) == [])
+                #expect(watch.wakeAt == t + 16)
+                #expect(settings.warnings.last?.hasSuffix("(org.bluez.Error.Failed); trying again in 4 s") == true)
+                #expect(try watch.wake(connection, now: t + 16).map(Reported.init) == [battery(60, 90, at: t + 16)])
+                #expect(watch.wakeAt == t + 21)
+                #expect(try feedSignals(&watch, connection, now: t + 16) == [])
+                #expect(watch.wakeAt == nil)
+                #expect(try fake.written(FakeCube.password).count == 4)
                 try fake.flip(2, at: t + 50)
                 #expect(try feedSignals(&watch, connection, now: t + 50) == [flip(.facet(2), 2, at: t + 50)])
+            }
+        }
+
+        @Test func aCubeOutOfRangeIsConnectedAgainByTheWatchWhenBlueZDoesNot() throws {
+            try withCube { fake, connection, settings in
+                var watch = settings.watch()
+                _ = try watch.attach(connection, now: t)
+                _ = try feedSignals(&watch, connection, now: t)
+                try fake.call("OutOfRange")
+                #expect(try feedSignals(&watch, connection, now: t + 10) == [])
+                #expect(watch.wakeAt == t + 12)
+                #expect(try watch.wake(connection, now: t + 12).map(Reported.init) == [])
+                #expect(watch.wakeAt == t + 16)
+                // Back in range, but bluetoothd does not connect it by itself.
+                try fake.call("BackInRange", [.bool(false)])
+                try fake.flip(3, at: t + 14)
+                #expect(try watch.wake(connection, now: t + 16).map(Reported.init) == [])
+                let caught = try feedSignals(&watch, connection, now: t + 16)
+                #expect(caught == [flip(.facet(3), 2, at: t + 14)])
+                #expect(watch.wakeAt == nil)
+                let calls = try fake.calls()
+                #expect(calls.filter { $0.hasPrefix("Connect") }.count == 4)
             }
         }
 
@@ -503,7 +543,7 @@ extension DeskBusSuites {
                 for (offset, facet) in [(100, 2), (200, 3), (300, 4), (400, 5)] {
                     try fake.flip(UInt8(facet), at: t + Int64(offset))
                 }
-                settings.cursor.withLock { $0 = FlipCursor(event: 1, flippedAt: t) }
+                settings.cursor.withLock { $0 = FlipSettings.cursor(1, at: t) }
                 func packet(_ number: UInt32, _ side: UInt8, _ start: Instant, previous: UInt8) -> DBusValue {
                     FakeCube.bytes(TimeFlipProtocol.bigEndian(UInt64(number), bytes: 4) + [side]
                         + TimeFlipProtocol.bigEndian(UInt64(start.seconds), bytes: 8) + [0, 0, 0, 100, 0, 0, previous])
@@ -527,7 +567,7 @@ extension DeskBusSuites {
         @Test func aFlipDuringTheCatchUpIsReportedAfterIt() throws {
             try withCube { fake, connection, settings in
                 try fake.flip(2, at: t + 100)
-                settings.cursor.withLock { $0 = FlipCursor(event: 0, flippedAt: t - 1000) }
+                settings.cursor.withLock { $0 = FlipSettings.cursor(0, at: t - 1000) }
                 // Record 1, and no end: the catch-up stays open.
                 try fake.call("SetHistoryStream", [.array(elementSignature: "ay", [
                     FakeCube.bytes([0, 0, 0, 1, 1] + TimeFlipProtocol.bigEndian(UInt64(t.seconds), bytes: 8)
@@ -617,9 +657,7 @@ extension DeskBusSuites {
             defer { fake.stop() }
             let settings = FlipSettings()
             let now = t + 60
-            let plan = TimeFlipWatch.plan(device: Self.cube, passwordFile: FlipSettings.passwordFile,
-                                          password: { settings.password.withLock { $0 } },
-                                          cursor: { settings.cursor.withLock { $0 } }, log: settings.logs.log)
+            let plan = DeskWatchPlan(reports: "flips", bus: .system, serviceName: "org.bluez") { settings.watch() }
             let monitor = DeskMonitor(environment: ["DBUS_SYSTEM_BUS_ADDRESS": fake.bus.address], idle: [], watches: [plan],
                                       clock: { now }, log: settings.logs.log)
             defer { monitor.stop() }

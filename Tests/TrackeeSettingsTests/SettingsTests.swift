@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrackeeAPI
 import TrackeeCore
+import TrackeeDesk
 import TrackeeStore
 import TrackeeTestSupport
 
@@ -286,6 +287,48 @@ extension PushSetting.Token {
         #expect(refusal("hub:\n  url: postgresql://h/t\n  device: d\n  password_file: ~/none\n", environment: ["HOME": secrets.path])
                     == "config.yaml:4: \(secrets.path)/none: the password file does not exist; "
                     + "put the hub's password in it and run chmod 600 on it")
+    }
+}
+
+/// `timeflip:`, a desk kind's own section: read by the kind's reader
+/// (``TimeFlipSettings/read(_:)``), which the settings file finds in the
+/// desk registry.
+@Suite struct TimeFlipSettingTests {
+    @Test func theCubeAndItsPasswordFile() throws {
+        let home = try TemporaryDirectory("trackee-settings-")
+        let file = try home.file("cube.password", mode: 0o600, "000000\n")
+        let settings = try read("timeflip:\n  device: \"0c:61:cf:c7:77:71\"\n  password_file: ~/cube.password\n",
+                                environment: ["HOME": home.path])
+        let cube = try #require(settings.desk["flip", as: TimeFlipSettings.self])
+        #expect(cube.device == "0C:61:CF:C7:77:71")
+        #expect(cube.passwordFile == file)
+        #expect(try read("week_start: monday\n").desk["flip", as: TimeFlipSettings.self] == nil)
+    }
+
+    @Test(arguments: [
+        ("timeflip: [a]\n", "config.yaml:1: timeflip is this value; expected a mapping"),
+        ("timeflip:\n  device: nope\n",
+         "config.yaml:2: timeflip.device is \"nope\"; expected the cube's Bluetooth address, such as 0C:61:CF:C7:77:71"),
+        ("timeflip:\n  device: [a]\n",
+         "config.yaml:2: timeflip.device is this value; expected the cube's Bluetooth address, such as 0C:61:CF:C7:77:71"),
+        ("timeflip:\n  device: \"0C:61:CF:C7:77:71\"\n",
+         "config.yaml:1: timeflip.password_file is missing; name the file that holds the cube's password"),
+        ("timeflip: {}\n", "config.yaml:1: timeflip.device is missing; give the cube's Bluetooth address"),
+        ("timeflip:\n  device: \"0C:61:CF:C7:77:71\"\n  colour: red\n",
+         "config.yaml:3: unknown key timeflip.colour; known keys are device and password_file"),
+        ("timeflip:\n  device: \"0C:61:CF:C7:77:71\"\n  password_file: /nonexistent/cube\n",
+         "config.yaml:3: /nonexistent/cube: the password file does not exist; put the cube's 6-character password in it "
+            + "(000000 unless it was changed) and run chmod 600 on it"),
+    ])
+    func aBadSectionIsRefusedWithItsLine(_ text: String, _ message: String) {
+        #expect(refusal(text) == message)
+    }
+
+    @Test func aPasswordFileOthersCanReadIsRefused() throws {
+        let home = try TemporaryDirectory("trackee-settings-")
+        let open = try home.file("cube.password", mode: 0o644)
+        #expect(refusal("timeflip:\n  device: \"0C:61:CF:C7:77:71\"\n  password_file: \(open)\n")
+                    == "config.yaml:3: \(open): the password file can be read by other users; run chmod 600 \(open)")
     }
 }
 
