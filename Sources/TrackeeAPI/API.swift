@@ -145,13 +145,11 @@ public final class API: Sendable {
             return try entries(request)
         case .focus:
             let (fields, bodyKey) = try FocusRequest.fields(request.body)
-            let (now, zone) = (now, zone)
             return try await event(request, principal, key: idempotencyKey(request, bodyKey: bodyKey)) {
                 FocusRequest.decode(fields, now: now(), zone: zone)
             }
         case .events:
             let line = try EventsRequest.line(request.body)
-            let (now, zone) = (now, zone)
             return try await event(request, principal, key: idempotencyKey(request, bodyKey: nil)) {
                 EventInput.decode(line: line, now: now(), zone: zone)
             }
