@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "TrackeeRules", dependencies: ["TrackeeCore", .product(name: "Yams", package: "Yams")]),
         // `trackee import`'s readers of other trackers' files.
         .target(name: "TrackeeImport", dependencies: ["TrackeeCore", "TrackeeStore"]),
+        // Reports (`trackee report`): the computed report every format is
+        // drawn from, its builder and its text renderers.
+        .target(name: "TrackeeReport", dependencies: ["TrackeeCore", "TrackeeStore"]),
         .target(
             name: "TrackeeStore",
             dependencies: [
