@@ -60,10 +60,15 @@ public enum ReportHTML {
             ("Filters", report.filters.isEmpty ? "none" : report.filters.map { HTMLText.escaped($0) }.joined(separator: "; ")),
             ("Rounding", report.roundingMinutes.map { "rounded up per entry to \($0) min" } ?? "none: exact seconds"),
             ("Generated", "<time datetime=\"\(HTMLText.escaped(report.generatedAt))\">"
-                + HTMLText.escaped(report.generatedAt) + "</time>"),
+                + HTMLText.escaped(HTMLText.moment(report.generatedAt)) + "</time>"),
         ]
         if let currency = report.currency { facts.append(("Currency", HTMLText.escaped(currency))) }
-        var html = "<section id=\"overview\">\n<header>\n<h1>\(HTMLText.escaped(heading(report)))</h1>\n<dl class=\"facts\">"
+        // Dates in the title are not broken at their hyphens.
+        let title = heading(report).split(separator: " ", omittingEmptySubsequences: false).map { word in
+            word.contains { $0.isNumber } && word.contains("-")
+                ? "<span class=\"nw\">\(HTMLText.escaped(word))</span>" : HTMLText.escaped(word)
+        }.joined(separator: " ")
+        var html = "<section id=\"overview\">\n<header>\n<h1>\(title)</h1>\n<dl class=\"facts\">"
         for (term, value) in facts { html += "<dt>\(term)</dt><dd>\(value)</dd>" }
         html += "</dl>\n<div class=\"totals\">"
         let total = report.total
@@ -109,8 +114,9 @@ public enum ReportHTML {
             + "<th scope=\"col\" class=\"n\">Time</th><th scope=\"col\" class=\"n\">Billable</th>"
             + (money ? "<th scope=\"col\" class=\"n\">Amount</th>" : "") + "</tr>"
         var body = ""
+        let twoLevels = report.groups.contains { !$0.groups.isEmpty }
         for group in report.groups {
-            body += groupRow(group, level: 1, report: report, colors: colors, money: money)
+            body += groupRow(group, level: twoLevels ? 1 : 0, report: report, colors: colors, money: money)
             for inner in group.groups {
                 body += groupRow(inner, level: 2, report: report, colors: colors, money: money)
             }
@@ -121,7 +127,7 @@ public enum ReportHTML {
     }
 
     static func groupRow(_ group: ReportGroup, level: Int, report: Report, colors: [String?: String], money: Bool) -> String {
-        let grouping = report.grouping.count >= level ? report.grouping[level - 1] : nil
+        let grouping = report.grouping.count > max(0, level - 1) ? report.grouping[max(0, level - 1)] : nil
         let swatch = grouping == .project ? colors[group.name].map { "<span class=\"sw\" style=\"background:\($0)\"></span>" } : nil
         return "<tr class=\"g\(level)\"><th scope=\"row\">\(swatch ?? "")\(HTMLText.escaped(group.label))</th>"
             + figures(group.totals, report.currency, money: money) + "</tr>\n"
@@ -274,7 +280,7 @@ public enum ReportHTML {
     *{box-sizing:border-box}
     html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
     body{margin:0 auto;max-width:1200px;padding:20px;font:15px/1.45 system-ui,"DejaVu Sans",Roboto,Helvetica,Arial,sans-serif;\
-    color:#1b1b1b;background:#fff;overflow-wrap:anywhere}
+    color:#1b1b1b;background:#fff;overflow-wrap:break-word}
     h1{font-size:1.5rem;line-height:1.25;margin:0 0 .5rem}
     h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
     .muted{color:#575757}
@@ -303,8 +309,9 @@ public enum ReportHTML {
     th,td{padding:.3rem .55rem;border-bottom:1px solid #d5d9de;text-align:left;vertical-align:top}
     .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
     .nw{white-space:nowrap}
-    thead th{background:#eef1f5;border-bottom:2px solid #8a9099;vertical-align:bottom}
+    thead th{background:#eef1f5;border-bottom:2px solid #8a9099;vertical-align:bottom;white-space:nowrap}
     tfoot th,tfoot td{font-weight:700;border-top:2px solid #8a9099;border-bottom:0}
+    tbody th{font-weight:400}
     tr.g1 th,tr.g1 td{font-weight:600}
     tr.g2 th{padding-left:1.6rem;font-weight:400}
     tr.gh th{background:#f6f7f9;font-weight:600;padding-top:.6rem}
@@ -316,7 +323,8 @@ public enum ReportHTML {
     .weekly thead .rh{background:#eef1f5}
     footer{margin-top:2rem;font-size:.85rem;color:#575757}
     @media (max-width:900px){.dense .wide-only{display:none}}
-    @media (max-width:640px){body{padding:12px;font-size:14px}.shares{grid-template-columns:1fr}h1{font-size:1.3rem}}
+    @media (max-width:640px){body{padding:12px;font-size:14px}.shares{grid-template-columns:1fr}h1{font-size:1.3rem}
+    table{font-size:.85rem}th,td{padding:.25rem .35rem}tr.g2 th{padding-left:1rem}.dense .roomy-only{display:none}}
     @page{margin:14mm 12mm}
     @media print{
     body{max-width:none;padding:0;font-size:10pt}

@@ -46,9 +46,12 @@ enum ReportHTMLCharts {
             mark += step
         }
         let slot = 100.0 / Double(n)
+        // Past two months the bars touch: a gap under a pixel wide would
+        // only blur them.
+        let gap = n > 62 ? 0 : 0.18
         for (i, day) in days.enumerated() {
-            let x = HTMLText.percent(Double(i) * slot + slot * 0.18)
-            let width = HTMLText.percent(slot * 0.64)
+            let x = HTMLText.percent(Double(i) * slot + slot * gap)
+            let width = HTMLText.percent(slot * (1 - 2 * gap))
             let date = HTMLText.escaped(day.date)
             let dayLabel = HTMLText.escaped(HTMLText.day(day.date))
             svg += "<g data-day=\"\(date)\">"
@@ -80,7 +83,7 @@ enum ReportHTMLCharts {
 
     /// The label under a day's bar: its weekday and day of the month for a
     /// week; the day of the month for up to a month (only Mondays' on a
-    /// narrow screen); the month's name on its first day for longer ranges.
+    /// narrow screen); the months' names for longer ranges.
     static func axisLabel(_ text: String, n: Int, first: Bool, x: String, slotStart: String) -> String {
         guard let date = HTMLText.date(text) else { return "" }
         let y1 = HTMLText.fixed(top + plot + 15)
@@ -98,11 +101,17 @@ enum ReportHTMLCharts {
             }
             return label
         }
-        guard date.day == 1 || first else { return "" }
-        return "<line class=\"tick\" x1=\"\(slotStart)\" x2=\"\(slotStart)\" y1=\"\(HTMLText.fixed(top + plot))\" "
+        // Longer: each month's name on its first day (the range's first day
+        // too when its month has two weeks or more left), only each
+        // quarter's on a narrow screen.
+        let left = LocalDate.daysIn(year: date.year, month: date.month) - date.day + 1
+        guard date.day == 1 || (first && left >= 14) else { return "" }
+        let shown = date.month % 3 == 1 ? "" : " roomy-only"
+        return "<line class=\"tick\(shown)\" x1=\"\(slotStart)\" x2=\"\(slotStart)\" y1=\"\(HTMLText.fixed(top + plot))\" "
             + "y2=\"\(HTMLText.fixed(top + plot + 5))\"/>"
-            + "<text class=\"xl\" x=\"\(slotStart)\" y=\"\(y1)\">\(HTMLText.month(date))</text>"
-            + (date.month == 1 || first ? "<text class=\"xl\" x=\"\(slotStart)\" y=\"\(y2)\">\(date.year)</text>" : "")
+            + "<text class=\"xl\(shown)\" x=\"\(slotStart)\" y=\"\(y1)\">\(HTMLText.month(date))</text>"
+            + (date.month == 1 || first
+                ? "<text class=\"xl\(shown)\" x=\"\(slotStart)\" y=\"\(y2)\">\(date.year)</text>" : "")
     }
 
     /// The hour axis: a step of whole hours giving at most four lines above

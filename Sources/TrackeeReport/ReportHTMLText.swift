@@ -83,6 +83,16 @@ enum HTMLText {
         return String(decoding: chars[11..<16], as: UTF8.self)
     }
 
+    /// `Fri 2026-11-27 15:42:10 +01:00` for `2026-11-27T15:42:10+01:00`
+    /// (the text itself when it is not such a time).
+    static func moment(_ iso: String) -> String {
+        let chars = Array(iso.utf8)
+        guard chars.count >= 19, chars[10] == UInt8(ascii: "T"), date(iso) != nil else { return iso }
+        let offset = String(decoding: chars[19...], as: UTF8.self)
+        return day(String(iso.prefix(10))) + " " + String(decoding: chars[11..<19], as: UTF8.self)
+            + (offset.isEmpty ? "" : " " + offset)
+    }
+
     /// `h:mm`, as every duration on the report is written.
     static func duration(_ seconds: Int64) -> String { formatDuration(seconds, .clock) }
 

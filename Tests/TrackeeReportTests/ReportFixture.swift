@@ -71,6 +71,18 @@ enum ReportFixture {
         make(kind, projects: projects, entries: entries)
     }
 
+    /// The week's finished entries again each week for `weeks` weeks.
+    static func weeks(_ weeks: Int) -> [Entry] {
+        (0..<weeks).flatMap { week in
+            entries.filter { $0.end != nil }.map { entry in
+                var copy = entry
+                copy.id += "w\(week)"
+                copy.day += 7 * week
+                return copy
+            }
+        }
+    }
+
     static func seconds(_ clock: String) -> Int64 {
         let parts = clock.split(separator: ":").compactMap { Int64($0) }
         return parts[0] * 3600 + parts[1] * 60
@@ -97,7 +109,7 @@ enum ReportFixture {
     /// needs entries that end on the day they start.
     static func make(
         _ kind: Report.Kind, projects: [Project], entries: [Entry], rounding: Int? = nil, filters: [String] = [],
-        currency: String? = "EUR"
+        currency: String? = "EUR", dayCount: Int = 7
     ) -> Report {
         let byName = Dictionary(uniqueKeysWithValues: projects.map { ($0.name, $0) })
         struct Span {
@@ -141,9 +153,9 @@ enum ReportFixture {
             }
         }
         // Each project's seconds per day (an entry across midnight split).
-        var dayProject: [[String?: Int64]] = Array(repeating: [:], count: 7)
+        var dayProject: [[String?: Int64]] = Array(repeating: [:], count: dayCount)
         for span in spans {
-            for d in 0..<7 {
+            for d in 0..<dayCount {
                 let lo = max(span.start, Int64(d) * 86_400), hi = min(span.end, Int64(d + 1) * 86_400)
                 if hi > lo { dayProject[d][span.entry.project, default: 0] += rounding == nil ? hi - lo : span.seconds }
             }
@@ -153,7 +165,7 @@ enum ReportFixture {
             ReportProject(name: g.0, client: project(g.0)?.client, billable: project(g.0)?.billable ?? false,
                           color: palette[i % palette.count], seconds: totals(g.2).seconds)
         }
-        let days = (0..<7).map { d in
+        let days = (0..<dayCount).map { d in
             ReportDay(date: "\(monday.adding(days: d))", seconds: dayProject[d].values.reduce(0, +),
                       projects: reportProjects.compactMap { p in
                           dayProject[d][p.name].map { ReportSlice(name: p.name, seconds: $0) }
@@ -181,7 +193,7 @@ enum ReportFixture {
         let week = kind != .weekly ? nil : ReportWeek(
             days: days.map(\.date),
             rows: reportProjects.map { p in
-                let byDay = (0..<7).map { dayProject[$0][p.name] ?? 0 }
+                let byDay = (0..<dayCount).map { dayProject[$0][p.name] ?? 0 }
                 return ReportWeekRow(label: p.name ?? "(no project)", secondsByDay: byDay, seconds: byDay.reduce(0, +))
             },
             totals: days.map(\.seconds), seconds: days.reduce(0) { $0 + $1.seconds })
@@ -196,7 +208,8 @@ enum ReportFixture {
         }
         let anyRate = projects.contains { $0.billable && $0.rate != nil }
         return Report(
-            kind: kind, title: "week 2026-11-23 – 2026-11-29", from: "2026-11-23", to: "2026-11-29", zone: "Europe/Prague",
+            kind: kind, title: dayCount == 7 ? "week 2026-11-23 – 2026-11-29" : "2026-11-23 – \(days.last!.date)",
+            from: "2026-11-23", to: days.last!.date, zone: "Europe/Prague",
             grouping: grouping, roundingMinutes: rounding, currency: anyRate ? currency : nil, filters: filters,
             generatedAt: generatedAt, total: totals(spans), groups: groups, days: days, projects: reportProjects,
             clients: clients, entries: reportEntries, weekly: week)

@@ -177,7 +177,7 @@ import TrackeeCore
             "<dl class=\"facts\"><dt>Range</dt><dd>2026-11-23 – 2026-11-29</dd><dt>Zone</dt><dd>Europe/Prague</dd>"
                 + "<dt>Grouped by</dt><dd>client, project</dd><dt>Filters</dt><dd>client Acme; billable only</dd>"
                 + "<dt>Rounding</dt><dd>rounded up per entry to 15 min</dd><dt>Generated</dt>"
-                + "<dd><time datetime=\"2026-11-27T15:42:10+01:00\">2026-11-27T15:42:10+01:00</time></dd>"
+                + "<dd><time datetime=\"2026-11-27T15:42:10+01:00\">Fri 2026-11-27 15:42:10 +01:00</time></dd>"
                 + "<dt>Currency</dt><dd>EUR</dd></dl>"))
         #expect(html.contains(
             "<div><span class=\"muted\">Total</span><b>1:45</b></div><div><span class=\"muted\">Billable</span><b>1:45</b></div>"
@@ -297,5 +297,8 @@ import TrackeeCore
         #expect(HTMLText.day("2026-11-31") == "2026-11-31")
         #expect(HTMLText.clock("2026-11-23T09:30:00+01:00") == "09:30")
         #expect(HTMLText.clock("2026-11-23") == nil)
+        #expect(HTMLText.moment("2026-11-27T15:42:10+01:00") == "Fri 2026-11-27 15:42:10 +01:00")
+        #expect(HTMLText.moment("2026-11-27T15:42:10Z") == "Fri 2026-11-27 15:42:10 Z")
+        #expect(HTMLText.moment("soon") == "soon")
     }
 }
