@@ -76,9 +76,14 @@ demo: deps
 # initdb and pg_ctl give the hub's tests a private cluster; dpkg-dev
 # (dpkg-shlibdeps, for the Debian package DebPackageTests makes); and the
 # trackers `trackee import` is checked against: timewarrior, and Watson
-# (td-watson, which Debian lacks, from PyPI into .build-watson/venv).
+# (td-watson, which Debian lacks, from PyPI into .build-watson/venv);
+# for the HTML report, chromium, chromium-driver, python3-selenium and
+# python3-pil (ReportHTMLBrowserTests opens it in headless Chromium from
+# Debian's python3, screenshots it and counts its inked pixels) and
+# poppler-utils (pdfinfo and pdftotext read it printed).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
-	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv
+	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv \
+	chromium chromium-driver python3-selenium python3-pil poppler-utils
 WATSON_VENV = .build-watson/venv
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.

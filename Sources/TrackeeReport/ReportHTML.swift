@@ -33,7 +33,7 @@ public enum ReportHTML {
             case .weekly: html += weeklySection(report) + groups
             }
         }
-        html += "<footer><p>Made by trackee at \(HTMLText.escaped(report.generatedAt)). Durations are hours and "
+        html += "<footer><p>Made by trackee on \(HTMLText.escaped(HTMLText.moment(report.generatedAt))). Durations are hours and "
             + "minutes (h:mm)\(report.roundingMinutes.map { ", rounded up per entry to \($0) min" } ?? "").</p></footer>\n"
         return html + "</body>\n</html>\n"
     }
@@ -128,8 +128,12 @@ public enum ReportHTML {
 
     static func groupRow(_ group: ReportGroup, level: Int, report: Report, colors: [String?: String], money: Bool) -> String {
         let grouping = report.grouping.count > max(0, level - 1) ? report.grouping[max(0, level - 1)] : nil
-        let swatch = grouping == .project ? colors[group.name].map { "<span class=\"sw\" style=\"background:\($0)\"></span>" } : nil
-        return "<tr class=\"g\(level)\"><th scope=\"row\">\(swatch ?? "")\(HTMLText.escaped(group.label))</th>"
+        // The swatch sits in the cell's padding, so a narrow column never
+        // puts it on a line of its own.
+        let swatch = grouping == .project
+            ? colors[group.name].map { "<span class=\"sw\" style=\"background:\($0)\"></span>" } : nil
+        return "<tr class=\"g\(level)\"><th scope=\"row\"\(swatch == nil ? "" : " class=\"p\"")>\(swatch ?? "")"
+            + "\(HTMLText.escaped(group.label))</th>"
             + figures(group.totals, report.currency, money: money) + "</tr>\n"
     }
 
@@ -314,6 +318,8 @@ public enum ReportHTML {
     tbody th{font-weight:400}
     tr.g1 th,tr.g1 td{font-weight:600}
     tr.g2 th{padding-left:1.6rem;font-weight:400}
+    th.p{position:relative;padding-left:1.75rem}th.p .sw{position:absolute;left:.55rem;top:.55em}
+    tr.g2 th.p{padding-left:2.8rem}tr.g2 th.p .sw{left:1.6rem}
     tr.gh th{background:#f6f7f9;font-weight:600;padding-top:.6rem}
     tr.gh.g2 th{font-weight:400;padding-left:1.2rem}
     tr.sub th,tr.sub td{font-weight:600}
@@ -324,7 +330,8 @@ public enum ReportHTML {
     footer{margin-top:2rem;font-size:.85rem;color:#575757}
     @media (max-width:900px){.dense .wide-only{display:none}}
     @media (max-width:640px){body{padding:12px;font-size:14px}.shares{grid-template-columns:1fr}h1{font-size:1.3rem}
-    table{font-size:.85rem}th,td{padding:.25rem .35rem}tr.g2 th{padding-left:1rem}.dense .roomy-only{display:none}}
+    table{font-size:.85rem}th,td{padding:.25rem .35rem}tr.g2 th{padding-left:1rem}.dense .roomy-only{display:none}
+    th.p{padding-left:1.5rem}th.p .sw{left:.35rem}tr.g2 th.p{padding-left:2.15rem}tr.g2 th.p .sw{left:1rem}}
     @page{margin:14mm 12mm}
     @media print{
     body{max-width:none;padding:0;font-size:10pt}
