@@ -128,6 +128,7 @@ let package = Package(
                 "TrackeeDaemon",
                 "TrackeeAPI",
                 "TrackeeImport",
+                "TrackeeReport",
                 "TrackeeSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -156,6 +157,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore", "TrackeeTestSupport"]),
+        .testTarget(name: "TrackeeReportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeReport"]),
         .testTarget(name: "TrackeeImportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeImport"]),
         .testTarget(
             name: "TrackeeDaemonTests",
