@@ -86,18 +86,18 @@ public struct ReportText {
                                bar: style.dim(bar(sub.totals.seconds, of: most, cells: c.bar))))
             }
         }
-        out += totals(c)
+        out += totals(c, indent: 2)
         return out
     }
 
-    func totals(_ c: Columns) -> [String] {
+    func totals(_ c: Columns, indent: Int) -> [String] {
         var out: [String] = []
         let t = report.total
         if t.billableSeconds > 0 {
-            out.append(row("billable", t.billableSeconds, t.amountCents, c, indent: 2))
-            out.append(row("non-billable", t.nonBillableSeconds, nil, c, indent: 2))
+            out.append(row("billable", t.billableSeconds, t.amountCents, c, indent: indent))
+            out.append(row("non-billable", t.nonBillableSeconds, nil, c, indent: indent))
         }
-        var total = row("total", t.seconds, nil, c, indent: 2)
+        var total = row("total", t.seconds, nil, c, indent: indent)
         if report.grouping.contains(.tag) { total += "  (each moment once)" }
         out.append(style.bold(total))
         return out
@@ -116,23 +116,27 @@ public struct ReportText {
 
     func detailed() -> [String] {
         let byID = Dictionary((report.entries ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let c = columns(labels: report.groups.map(\.label), durations: [report.total.seconds],
+        // Nested groups are indented inside the label column, so every
+        // duration and amount lines up.
+        func labels(_ groups: [ReportGroup], _ indent: String) -> [String] {
+            groups.flatMap { [indent + $0.label] + labels($0.groups, indent + "  ") }
+        }
+        let c = columns(labels: labels(report.groups, "") + ["non-billable"], durations: [report.total.seconds],
                         amounts: report.total.amountCents != nil, indent: 0)
         var out: [String] = []
-        func walk(_ groups: [ReportGroup], indent: Int) {
+        func walk(_ groups: [ReportGroup], indent: String) {
             for group in groups {
-                out.append(style.bold(row(group.label, group.totals.seconds, group.totals.amountCents, c, indent: indent)))
-                walk(group.groups, indent: indent + 2)
+                out.append(style.bold(row(indent + group.label, group.totals.seconds, group.totals.amountCents, c, indent: 0)))
+                walk(group.groups, indent: indent + "  ")
                 for id in group.entryIDs ?? [] {
                     guard let e = byID[id] else { continue }
-                    out.append(String(repeating: " ", count: indent + 2) + entryLine(e))
+                    out.append(indent + "  " + entryLine(e))
                 }
             }
         }
-        walk(report.groups, indent: 0)
+        walk(report.groups, indent: "")
         out.append("")
-        out += totals(columns(labels: ["non-billable"], durations: [report.total.seconds],
-                              amounts: report.total.amountCents != nil, indent: 2))
+        out += totals(c, indent: 0)
         return out
     }
 
