@@ -1,5 +1,6 @@
 import ArgumentParser
 import TrackeeCore
+import TrackeeReport
 import TrackeeStore
 
 /// `--day`, `--week`, `--month`, `--year` and `--date`: the period `summary`
@@ -41,14 +42,10 @@ struct PeriodOptions: ParsableArguments {
     func span(_ session: Session, filter: EntryFilter, default fallback: Period = .day) throws
         -> (span: Timespan, title: String, period: Period?)
     {
-        if let start = filter.from {
-            let end = filter.to ?? session.now
-            guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
-            return (Timespan(start: start, end: end), "\(session.zone.iso8601(start)) – \(session.zone.iso8601(end))", nil)
-        }
+        let end = filter.to ?? session.now
+        if let start = filter.from, end < start { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
         let anchor = try date.map { try session.time($0, option: "--date") } ?? session.now
-        let period = chosen ?? fallback
-        let span = session.zone.span(period, containing: anchor, weekStart: session.settings.weekStart)
-        return (span, session.zone.title(of: period, span: span), period)
+        return ReportOptions.span(from: filter.from, to: filter.to, period: chosen, anchor: anchor, fallback: fallback,
+                                  now: session.now, zone: session.zone, weekStart: session.settings.weekStart)
     }
 }

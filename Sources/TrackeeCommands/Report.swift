@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrackeeAPI
 import TrackeeCore
 import TrackeeReport
 import TrackeeStore
@@ -43,7 +44,7 @@ extension Trackee {
         @Option(name: [.short, .customLong("output")], help: "Write to this file, replaced only once complete (- for standard output).")
         var output: String?
 
-        static let formats = ["terminal", "json", "csv", "html", "pdf", "xlsx"]
+        static let formats = ReportOptions.formats
 
         func validate() throws {
             try period.validate(with: filter)
@@ -54,36 +55,29 @@ extension Trackee {
         }
 
         func reportKind() throws -> Report.Kind {
-            guard let kind else { return .summary }
-            guard let known = Report.Kind(rawValue: kind) else {
-                throw ValidationError("Unknown report kind \"\(kind)\"; the kinds are summary, detailed and weekly.")
-            }
-            return known
+            do throws(ReportOptions.Failure) { return try ReportOptions.kind(kind) } catch { throw Self.usage(error) }
         }
 
         /// `--by`: one or two levels, none twice.
         func levels() throws -> [ReportGrouping] {
-            let names = grouping.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
-            let accepted = ReportGrouping.allCases.map(\.rawValue).joined(separator: ", ")
-            var levels: [ReportGrouping] = []
-            for name in names {
-                guard let level = ReportGrouping(rawValue: name) else {
-                    throw ValidationError("--by: unknown grouping \"\(name)\"; the groupings are \(accepted).")
-                }
-                if levels.contains(level) { throw ValidationError("--by names \(name) twice; give each grouping once.") }
-                levels.append(level)
+            do throws(ReportOptions.Failure) {
+                return try ReportOptions.levels(grouping, option: "--by")
+            } catch {
+                throw Self.usage(error)
             }
-            if levels.count > 2 { throw ValidationError("--by takes one or two groupings, such as client,project.") }
-            return levels
         }
 
         func roundingMinutes() throws -> Int? {
-            switch round {
-            case nil: return nil
-            case "6m": return 6
-            case "15m": return 15
-            case let other?: throw ValidationError("--round is \"\(other)\"; it takes 6m or 15m.")
+            do throws(ReportOptions.Failure) {
+                return try ReportOptions.rounding(round, option: "--round")
+            } catch {
+                throw Self.usage(error)
             }
+        }
+
+        /// The sentence as ArgumentParser shows a usage error: capitalised, with its full stop.
+        static func usage(_ failure: ReportOptions.Failure) -> ValidationError {
+            ValidationError(failure.message.prefix(1).uppercased() + failure.message.dropFirst() + ".")
         }
 
         /// `--format`, else `-o`'s extension, else JSON with `--json`,
@@ -177,7 +171,7 @@ enum TerminalWidth {
 /// and libxlsxwriter, gets the report's JSON on its standard input and
 /// `--format FORMAT -o PATH`; this process becomes it, so its exit status
 /// is the command's.
-struct ReportTool {
+public struct ReportTool {
     var format: String
     var output: String?
 
@@ -205,6 +199,39 @@ struct ReportTool {
         }
         close(fd)
         try SiblingTool.exec([tool, "--format", format, "-o", path])
+    }
+
+    /// The report as PDF or XLSX, from `trackee-report` run as a child
+    /// (for the HTTP API, whose process goes on): its standard output, or
+    /// an error with what it printed on standard error.
+    public static func render(_ report: Report, format: String) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try toolPath())
+        process.arguments = ["--format", format, "-o", "-"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+        try process.run()
+        let json = try report.json()
+        // Written from another thread: the tool may write before it has
+        // read everything, and either pipe would fill.
+        let writer = Thread { input.fileHandleForWriting.write(json); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CommandFailure.refused(String(decoding: said, as: UTF8.self).trimmingWhitespace())
+        }
+        return Array(bytes)
+    }
+
+    /// What the HTTP API writes PDF and XLSX reports with; nil when
+    /// `trackee-report` is not there to be run.
+    public static var writer: ReportFileWriter? {
+        guard (try? toolPath()) != nil else { return nil }
+        return { report, format in try render(report, format: format) }
     }
 
     /// `trackee-report` next to this executable, or where TRACKEE_REPORT names it.
