@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "TrackeeAPI",
             dependencies: [
-                "TrackeeCore", "TrackeeStore", "TrackeeAutomation", .product(name: "Logging", package: "swift-log"),
+                "TrackeeCore", "TrackeeStore", "TrackeeAutomation", "TrackeeReport", .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("openapi.json")]),
         // The HTTP API's server (issue 20): SwiftNIO's HTTP/1.1 under
@@ -128,6 +128,7 @@ let package = Package(
                 "TrackeeDaemon",
                 "TrackeeAPI",
                 "TrackeeImport",
+                "TrackeeReport",
                 "TrackeeSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -156,6 +157,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore", "TrackeeTestSupport"]),
+        .testTarget(name: "TrackeeReportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeReport"]),
         .testTarget(name: "TrackeeImportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeImport"]),
         .testTarget(
             name: "TrackeeDaemonTests",
@@ -183,7 +185,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "TrackeeAPITests",
-            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeReport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),

@@ -19,17 +19,8 @@ extension API {
     /// [from, to), as `trackee export --format json` writes them.
     func entries(_ request: APIRequest) throws(Problem) -> APIResponse {
         let now = self.now()
-        let zone = self.zone
-        func time(_ name: String) throws(Problem) -> Instant? {
-            guard let text = request.query(name) else { return nil }
-            do {
-                return try TimeExpression.parse(text, now: now, zone: zone)
-            } catch {
-                throw Problem.badRequest("bad-time", "The query parameter \"\(name)\": \(error)")
-            }
-        }
-        let from = try time("from")
-        let to = try time("to")
+        let from = try queryTime(request, "from", now: now)
+        let to = try queryTime(request, "to", now: now)
         if let from, let to, to < from {
             throw Problem.badRequest("bad-time", "The query parameter \"to\" is before \"from\"; give a \"to\" after the \"from\".")
         }
@@ -42,5 +33,16 @@ extension API {
             return text
         }
         return .json(200, Array(text.utf8))
+    }
+
+    /// The time the query parameter `name` gives, in any form the
+    /// commands' time options read; nil when it is absent.
+    func queryTime(_ request: APIRequest, _ name: String, now: Instant) throws(Problem) -> Instant? {
+        guard let text = request.query(name) else { return nil }
+        do {
+            return try TimeExpression.parse(text, now: now, zone: zone)
+        } catch {
+            throw Problem.badRequest("bad-time", "The query parameter \"\(name)\": \(error)")
+        }
     }
 }

@@ -23,6 +23,10 @@ public final class API: Sendable {
     let zone: Zone
     let createsProjects: Bool
     let weekStart: Weekday
+    /// The settings' `currency:`, which reports show amounts in.
+    let currency: String?
+    /// Writes PDF and XLSX reports; nil: they are answered 406.
+    let reportFiles: ReportFileWriter?
     let now: @Sendable () -> Instant
     let credentials: any APICredentials
     let daemon: any APIDaemon
@@ -48,12 +52,16 @@ public final class API: Sendable {
     /// the next one; the API advances it after its own writes.
     /// `trustedProxies` are the addresses whose `X-Forwarded-For` names
     /// the client (see ``ClientAddress``); `log` is where failed
-    /// authentications and, if asked, each request are logged.
+    /// authentications and, if asked, each request are logged. `currency`
+    /// and `reportFiles` serve `GET /v1/reports/{kind}`.
     public init(
         store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday = .monday,
         now: @escaping @Sendable () -> Instant, credentials: any APICredentials, daemon: any APIDaemon,
-        perMinute: Int? = nil, generation: StoreGeneration? = nil, trustedProxies: [String] = [], log: APILog? = nil
+        perMinute: Int? = nil, generation: StoreGeneration? = nil, trustedProxies: [String] = [], log: APILog? = nil,
+        currency: String? = nil, reportFiles: ReportFileWriter? = nil
     ) {
+        self.currency = currency
+        self.reportFiles = reportFiles
         self.generation = generation
         batches = IntentBatches(store: store, clock: now)
         rateLimit = perMinute.map { RateLimit(perMinute: $0) }
@@ -143,6 +151,8 @@ public final class API: Sendable {
             return try status()
         case .entries:
             return try entries(request)
+        case .report(let kind):
+            return try report(kind, request)
         case .focus:
             let (fields, bodyKey) = try FocusRequest.fields(request.body)
             return try await event(request, principal, key: idempotencyKey(request, bodyKey: bodyKey)) {

@@ -1,11 +1,12 @@
 import TrackeeCore
+import TrackeeReport
 
 /// The API's routes, declared in one place: method, path, the scope a
 /// token needs, and how the caller authenticates. openapi.json describes
 /// exactly these (a test holds the two together).
 struct Route: Sendable, Equatable {
     enum Endpoint: Sendable, Equatable {
-        case start, stop, cancel, status, entries, focus, events, ownTracks, eventStream, openAPI
+        case start, stop, cancel, status, entries, report(Report.Kind), focus, events, ownTracks, eventStream, openAPI
     }
 
     enum Credentials: Sendable, Equatable {
@@ -27,6 +28,9 @@ struct Route: Sendable, Equatable {
         Route(method: "POST", path: "/v1/cancel", scope: .cancel, endpoint: .cancel),
         Route(method: "GET", path: "/v1/status", scope: .read, endpoint: .status),
         Route(method: "GET", path: "/v1/entries", scope: .read, endpoint: .entries),
+        Route(method: "GET", path: "/v1/reports/summary", scope: .read, endpoint: .report(.summary)),
+        Route(method: "GET", path: "/v1/reports/detailed", scope: .read, endpoint: .report(.detailed)),
+        Route(method: "GET", path: "/v1/reports/weekly", scope: .read, endpoint: .report(.weekly)),
         Route(method: "POST", path: "/v1/focus", scope: .events, endpoint: .focus),
         Route(method: "POST", path: "/v1/events", scope: .events, endpoint: .events),
         Route(method: "POST", path: "/v1/owntracks", scope: .owntracks, credentials: .basic, endpoint: .ownTracks),

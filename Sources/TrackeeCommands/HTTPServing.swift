@@ -21,14 +21,17 @@ public enum HTTPServing {
         /// `create_projects: always`.
         public let createsProjects: Bool
         public let weekStart: Weekday
+        /// The settings' `currency:`, for reports.
+        public let currency: String?
         public let core: DaemonCore
         public let version: String
         public let logger: Logger
 
         init(
-            settings: HTTPSettings, store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday, core: DaemonCore,
-            version: String, logger: Logger
+            settings: HTTPSettings, store: Store, zone: Zone, createsProjects: Bool, weekStart: Weekday, currency: String?,
+            core: DaemonCore, version: String, logger: Logger
         ) {
+            self.currency = currency
             self.settings = settings
             self.store = store
             self.zone = zone

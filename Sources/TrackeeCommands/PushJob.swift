@@ -42,20 +42,13 @@ struct PushJob {
 
     /// Replaces this process with `trackee-sync` running the job.
     func exec() throws -> Never {
-        let arguments = try argv()
-        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        pointers.append(nil)
-        execv(arguments[0], &pointers)
-        throw CommandFailure.config("cannot run \(arguments[0]): \(String(cString: strerror(errno)))")
+        try SiblingTool.exec(try argv())
     }
 
     /// `trackee-sync` next to this executable, or where TRACKEE_SYNC names it.
     static func toolPath() throws -> String {
-        if let path = ProcessInfo.processInfo.environment["TRACKEE_SYNC"], !path.isEmpty { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let exe = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        let path = (exe as NSString).deletingLastPathComponent + "/trackee-sync"
+        let (path, named) = SiblingTool.path("trackee-sync", variable: "TRACKEE_SYNC")
+        if named { return path }
         guard access(path, X_OK) == 0 else {
             throw CommandFailure.config("trackee sync needs trackee-sync next to trackee (\(path) is missing); make install puts it there")
         }

@@ -104,7 +104,7 @@ extension Trackee {
             let context = HTTPServing.Context(
                 settings: http, store: store, zone: session.zone,
                 createsProjects: session.settings.createProjects == .always, weekStart: session.settings.weekStart,
-                core: core, version: TrackeeVersion.string, logger: logger)
+                currency: session.settings.currency, core: core, version: TrackeeVersion.string, logger: logger)
             return make(context)
         }
 

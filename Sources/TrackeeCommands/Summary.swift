@@ -8,7 +8,7 @@ extension Trackee {
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "summary",
-            abstract: "Total time per project, client or tag for a day, week, month or range.",
+            abstract: "Total time per project, client or tag for a day, week, month, year or range.",
             discussion: """
                 Entries are clipped to the period; the running timer counts up to now. \
                 Billable and non-billable time are totalled apart; a billable project \
@@ -18,17 +18,7 @@ extension Trackee {
 
         @OptionGroup var common: CommonOptions
 
-        @Flag(help: "Today, or the day containing --date (the default period).")
-        var day = false
-
-        @Flag(help: "The week containing today or --date; weeks start on Monday unless configured.")
-        var week = false
-
-        @Flag(help: "The calendar month containing today or --date.")
-        var month = false
-
-        @Option(parsing: .unconditional, help: "Any time inside the wanted day, week or month (default now).")
-        var date: String?
+        @OptionGroup var period: PeriodOptions
 
         @OptionGroup var filter: FilterOptions
 
@@ -39,13 +29,7 @@ extension Trackee {
         var grouping: Grouping = .project
 
         func validate() throws {
-            let periods = [day, week, month].filter { $0 }.count
-            if periods > 1 { throw ValidationError("Choose one of --day, --week and --month.") }
-            if periods == 1 && (filter.from != nil || filter.to != nil) {
-                throw ValidationError("Give either a period (--day, --week, --month) or --from/--to, not both.")
-            }
-            if filter.to != nil && filter.from == nil { throw ValidationError("--to needs --from.") }
-            if date != nil && filter.from != nil { throw ValidationError("--date picks a period; it does not combine with --from.") }
+            try period.validate(with: filter)
         }
 
         struct Line: Encodable {
@@ -71,19 +55,7 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let entries = try filter.filter(session)
-                let span: Timespan
-                let title: String
-                if let start = entries.from {
-                    let end = entries.to ?? session.now
-                    guard end >= start else { throw CommandFailure(StoreError.endBeforeStart(start: start, end: end)) }
-                    span = Timespan(start: start, end: end)
-                    title = "\(session.zone.iso8601(start)) – \(session.zone.iso8601(end))"
-                } else {
-                    let anchor = try date.map { try session.time($0, option: "--date") } ?? session.now
-                    let period: Period = week ? .week : (month ? .month : .day)
-                    span = session.zone.span(period, containing: anchor, weekStart: session.settings.weekStart)
-                    title = session.zone.title(of: period, span: span)
-                }
+                let (span, title, _) = try period.span(session, filter: entries)
                 let store = try session.openStore(person: person)
                 let summary = try store.summary(in: span, now: session.now, by: grouping, matching: entries)
                 if session.out.json {

@@ -16,7 +16,7 @@ public struct Trackee: ParsableCommand {
         version: TrackeeVersion.string,
         subcommands: [
             Start.self, Stop.self, Cancel.self, Status.self, Continue.self, Add.self, Edit.self, Delete.self, Undo.self,
-            Log.self, History.self, Summary.self, TagList.self, Clients.self, Projects.self, Export.self, Import.self,
+            Log.self, History.self, Summary.self, ReportCommand.self, TagList.self, Clients.self, Projects.self, Export.self, Import.self,
             Focus.self, Rules.self, Tick.self, Run.self, Simulate.self, CalendarCommand.self, Feed.self, Places.self, Sync.self,
             Tokens.self, Hub.self,
         ])

@@ -22,4 +22,12 @@ public struct TextStyle: Sendable {
     public func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
     public func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
     public func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
+
+    /// `s` in the colour `hex` (`#1f77b4`) as a 24-bit foreground, as a
+    /// report's charts colour a project; unchanged without colour or when
+    /// `hex` is not six hexadecimal digits after `#`.
+    public func rgb(_ s: String, hex: String) -> String {
+        guard color, hex.utf8.count == 7, hex.hasPrefix("#"), let value = Int(hex.dropFirst(), radix: 16) else { return s }
+        return "\u{1B}[38;2;\(value >> 16);\(value >> 8 & 0xFF);\(value & 0xFF)m\(s)\u{1B}[0m"
+    }
 }

@@ -21,12 +21,12 @@ public struct Timespan: Hashable, Sendable {
 
 /// A calendar period a report groups by.
 public enum Period: String, Sendable, CaseIterable {
-    case day, week, month
+    case day, week, month, year
 }
 
 extension Zone {
-    /// The local day, week (beginning on `weekStart`) or calendar month that
-    /// contains `instant`.
+    /// The local day, week (beginning on `weekStart`), calendar month or
+    /// calendar year that contains `instant`.
     ///
     /// Boundaries are ``startOfDay(_:)`` of local dates, so spans follow the
     /// wall calendar: in Prague the day 2026-03-29 is 23 hours long.
@@ -44,19 +44,24 @@ extension Zone {
         case .month:
             first = LocalDate(year: date.year, month: date.month, day: 1)
             next = first.adding(months: 1)
+        case .year:
+            first = LocalDate(year: date.year, month: 1, day: 1)
+            next = LocalDate(year: date.year + 1, month: 1, day: 1)
         }
         return Timespan(start: startOfDay(first), end: startOfDay(next))
     }
 
     /// A period's name in a report's title, for the `span` of it that
     /// ``span(_:containing:weekStart:)`` gives: `Fri 2026-11-20`,
-    /// `week 2026-11-16 – 2026-11-22` (first and last day), `2026-11`.
+    /// `week 2026-11-16 – 2026-11-22` (first and last day), `2026-11`,
+    /// `2026`.
     public func title(of period: Period, span: Timespan) -> String {
         let first = localDate(span.start)
         switch period {
         case .day: return "\(Weekday(rawValue: first.weekday)?.shortName ?? "") \(first)"
         case .week: return "week \(first) – \(localDate(span.end).adding(days: -1))"
         case .month: return "\(first.year)-\(pad(first.month, 2))"
+        case .year: return "\(first.year)"
         }
     }
 

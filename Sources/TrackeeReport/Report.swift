@@ -78,6 +78,13 @@ public struct ReportGroup: Sendable, Codable, Equatable {
     /// `detailed` only, at the last level: the ids of its entries (into
     /// `Report.entries`), in start order.
     public var entryIDs: [String]?
+
+    /// `entryIDs` is `entry_ids` in JSON (snake case would make it
+    /// `entry_i_ds`).
+    enum CodingKeys: String, CodingKey {
+        case name, label, totals, groups
+        case entryIDs = "entryIds"
+    }
 }
 
 public struct ReportDay: Sendable, Codable, Equatable {

@@ -18,6 +18,7 @@ import Yams
 /// location:
 ///   default_accuracy: 25      # meters, for fixes that give none
 /// traces: 20                  # rule traces kept per rule for `rules why`
+/// currency: EUR               # ISO 4217 code of the projects' rates, on reports
 /// sync:
 ///   work:                     # a target's name
 ///     service: clockify       # or toggl
@@ -39,6 +40,9 @@ public struct Settings: Sendable {
     public var sync: [PushSetting] = []
     /// How many traces `rules why` keeps per rule.
     public var traces = RuleTrace.defaultKept
+    /// The ISO 4217 code the projects' rates are in (`EUR`), which reports
+    /// print beside amounts; nil: amounts without a code.
+    public var currency: String?
     /// The HTTP API's settings; nil: the server is off.
     public var http: HTTPSettings?
     /// The `hub:` section; nil: no replication.
@@ -147,6 +151,13 @@ public struct Settings: Sendable {
                     throw bad(file, value, "traces", "a whole number of traces from 1 to 10000")
                 }
                 settings.traces = count
+            case "currency":
+                guard let code = value.string, value.scalar != nil, code.utf8.count == 3,
+                      code.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+                else {
+                    throw bad(file, value, "currency", "an ISO 4217 code of three capital letters, such as EUR or USD")
+                }
+                settings.currency = code
             case "sync":
                 guard let targets = value.mapping else {
                     throw bad(file, value, "sync", "a mapping of target names to their settings")
@@ -161,7 +172,7 @@ public struct Settings: Sendable {
                 settings.hub = try HubSetting.parse(value, file: file, line: line(keyNode), environment: environment)
             default:
                 guard let kind = DeskSettings.kind(claiming: key), let section = kind.settings else {
-                    let known = ["week_start", "create_projects", "export", "location", "traces", "sync", "http", "hub"]
+                    let known = ["week_start", "create_projects", "export", "location", "traces", "currency", "sync", "http", "hub"]
                         + DeskSettings.keys
                     throw Refusal("\(file):\(line(keyNode)): unknown key \(key); known keys are "
                         + known.dropLast().joined(separator: ", ") + " and " + known.last!)

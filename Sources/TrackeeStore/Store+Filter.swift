@@ -1,7 +1,7 @@
 import GRDB
 import TrackeeCore
 
-/// An ``EntryFilter``'s names as SQL over `entry e`: a condition to AND
+/// An ``EntryFilter``'s names, description and billing as SQL over `entry e`: a condition to AND
 /// into a query's WHERE clause, and its arguments.
 struct FilterCondition {
     var sql: String
@@ -60,7 +60,28 @@ extension Store {
             }
             parts.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
+        if let text = filter.description {
+            // SQLite's lower() and LIKE fold ASCII only; Swift folds
+            // "Č" to "č" too. The function exists only for this query.
+            db.add(function: Self.descriptionContains)
+            parts.append("trackee_contains(e.description, ?)")
+            _ = arguments.append(contentsOf: [text.lowercased()])
+        }
+        switch filter.billable {
+        case nil: break
+        case true?: parts.append("e.project_id IN (SELECT id FROM project WHERE billable)")
+        case false?: parts.append("(e.project_id IS NULL OR e.project_id NOT IN (SELECT id FROM project WHERE billable))")
+        }
         return FilterCondition(sql: parts.joined(separator: " AND "), arguments: arguments)
+    }
+
+    /// `trackee_contains(text, needle)`: whether `text`, lowercased,
+    /// contains `needle` (lowercased by the caller).
+    static let descriptionContains = DatabaseFunction("trackee_contains", argumentCount: 2, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]), let needle = String.fromDatabaseValue(values[1]) else {
+            return false
+        }
+        return text.lowercased().contains(needle)
     }
 
     /// Every tag on any entry, sorted.

@@ -57,13 +57,36 @@ public struct Summary: Sendable {
 }
 
 extension Store {
-    static let entrySelect = """
+    /// An entry's columns with its project's and client's, from `source`
+    /// (a table or subquery named `e`).
+    static func entrySelect(from source: String) -> String {
+        """
         SELECT e.id, e.description, e.tags, e.start, e."end", e.source,
                p.name AS project, p.billable, p.rate_cents, c.name AS client
-        FROM entry e
+        FROM \(source)
         LEFT JOIN project p ON p.id = e.project_id
         LEFT JOIN client c ON c.id = p.client_id
         """
+    }
+
+    static let entrySelect = entrySelect(from: "entry e")
+
+    /// A subquery of `columns` of the entries overlapping `span`, each row
+    /// followed by `names` (a filter's condition, with its arguments once
+    /// per half, or ""). The end index finds the few entries that end
+    /// after the span starts (without INDEXED BY the planner scans every
+    /// row); the running entry, which has no end, comes from its own index.
+    /// The span's bounds are numbers and go in as literals: the filter's
+    /// arguments are positional, and each half of the union needs them once.
+    static func overlapping(_ span: Timespan, columns: String, names: String) -> String {
+        """
+        SELECT \(columns) FROM entry AS e INDEXED BY entry_end
+        WHERE e."end" > \(span.start.seconds) AND e.start < \(span.end.seconds)\(names)
+        UNION ALL
+        SELECT \(columns) FROM entry AS e
+        WHERE e."end" IS NULL AND e.start < \(span.end.seconds)\(names)
+        """
+    }
 
     static func entry(from row: Row) -> Entry {
         let billable: Bool? = row["billable"]
@@ -172,38 +195,41 @@ extension Store {
     public func summary(in span: Timespan, now: Instant, by grouping: Grouping,
                         matching filter: EntryFilter = EntryFilter()) throws -> Summary {
         try read { db in
-            // The span's bounds are numbers and go in as literals: the
-            // filter's arguments are positional, and each half of the
-            // union needs them once.
-            var names = ""
-            var args: StatementArguments = []
-            if !filter.namesNothing {
-                let condition = try condition(db, filter)
-                names = " AND " + condition.sql
-                args = condition.arguments + condition.arguments
-            }
+            let (names, args) = try overlapCondition(db, filter)
             let clip = #"SUM(MAX(0, MIN(ifnull(e."end", \#(now.seconds)), \#(span.end.seconds)) - MAX(e.start, \#(span.start.seconds))))"#
-            // The end index finds the few entries that end after the span
-            // starts (without INDEXED BY the planner scans every row); the
-            // running entry, which has no end, comes from its own index.
             // Grouping by tag list too lets one query serve every grouping.
             let rows = try Row.fetchAll(db, sql: """
                 SELECT t.project_id, p.name AS project, c.name AS client, p.billable, p.rate_cents, t.tags, t.secs, t.n
                 FROM (
                     SELECT e.project_id, e.tags, \(clip) AS secs, count(*) AS n
-                    FROM (
-                        SELECT e.project_id, e.tags, e.start, e."end" FROM entry AS e INDEXED BY entry_end
-                        WHERE e."end" > \(span.start.seconds) AND e.start < \(span.end.seconds)\(names)
-                        UNION ALL
-                        SELECT e.project_id, e.tags, e.start, e."end" FROM entry AS e
-                        WHERE e."end" IS NULL AND e.start < \(span.end.seconds)\(names)
-                    ) e
+                    FROM (\(Store.overlapping(span, columns: #"e.project_id, e.tags, e.start, e."end""#, names: names))) e
                     GROUP BY e.project_id, e.tags
                 ) t
                 LEFT JOIN project p ON p.id = t.project_id
                 LEFT JOIN client c ON c.id = p.client_id
                 """, arguments: args)
             return Store.summary(of: rows, by: grouping)
+        }
+    }
+
+    /// The filter's condition for ``overlapping(_:columns:names:)``: its
+    /// SQL after " AND ", and its arguments twice; empty when it has none.
+    private func overlapCondition(_ db: Database, _ filter: EntryFilter) throws -> (String, StatementArguments) {
+        guard !filter.namesNothing else { return ("", []) }
+        let condition = try condition(db, filter)
+        return (" AND " + condition.sql, condition.arguments + condition.arguments)
+    }
+
+    /// Every entry `filter` keeps (its names, description and billing)
+    /// that overlaps `span`, whole, in start order: finished ones that end
+    /// after the span starts and the running one if it started before the
+    /// span ends. What `trackee report` adds up, in one query.
+    public func entries(overlapping span: Timespan, matching filter: EntryFilter = EntryFilter()) throws -> [Entry] {
+        try read { db in
+            let (names, args) = try overlapCondition(db, filter)
+            let source = "(" + Store.overlapping(span, columns: "e.*", names: names) + ") e"
+            return try Row.fetchAll(db, sql: Store.entrySelect(from: source) + " ORDER BY e.start, e.id", arguments: args)
+                .map(Store.entry(from:))
         }
     }
 

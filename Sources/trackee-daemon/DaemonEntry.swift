@@ -24,7 +24,8 @@ enum DaemonEntry {
                 now: now, credentials: StoreCredentials(store: store, now: now, generation: generation), daemon: context.core,
                 perMinute: context.settings.rateLimit, generation: generation,
                 trustedProxies: context.settings.trustedProxies,
-                log: APILog(logger: context.logger, access: context.settings.accessLog))
+                log: APILog(logger: context.logger, access: context.settings.accessLog), currency: context.currency,
+                reportFiles: ReportTool.writer)
             return HTTPServer(
                 api: api, settings: context.settings, store: store, zone: context.zone, now: now, clock: clocks.sleep,
                 version: context.version, generation: generation, logger: context.logger)

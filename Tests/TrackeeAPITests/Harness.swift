@@ -54,6 +54,7 @@ struct FakeCredentials: APICredentials {
     let bearers: [String: APIPrincipal] = [
         "secret-all": APIPrincipal(device: "phone", scopes: all),
         "secret-read": APIPrincipal(device: "dashboard", scopes: [.read]),
+        "secret-start": APIPrincipal(device: "button", scopes: [.start]),
     ]
 
     /// A store that cannot be read.
@@ -107,7 +108,8 @@ final class Harness: Sendable {
     /// setting `trusted_proxies`.
     init(
         createsProjects: Bool = true, daemon: FakeDaemon = FakeDaemon(), perMinute: Int? = nil,
-        generation: StoreGeneration? = nil, accessLog: Bool = false, trustedProxies: [String] = []
+        generation: StoreGeneration? = nil, accessLog: Bool = false, trustedProxies: [String] = [],
+        currency: String? = nil, reportFiles: ReportFileWriter? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -117,7 +119,8 @@ final class Harness: Sendable {
         api = API(
             store: store, zone: .utc, createsProjects: createsProjects, now: { clock.now },
             credentials: FakeCredentials(), daemon: daemon, perMinute: perMinute, generation: generation,
-            trustedProxies: trustedProxies, log: APILog(logger: log.logger, access: accessLog, ticks: { answered }))
+            trustedProxies: trustedProxies, log: APILog(logger: log.logger, access: accessLog, ticks: { answered }),
+            currency: currency, reportFiles: reportFiles)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

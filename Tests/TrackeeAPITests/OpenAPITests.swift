@@ -28,7 +28,7 @@ import TrackeeStore
         let h = try Harness()
         let documented = try await operations(h)
         #expect(Set(documented.keys) == Set(Route.all.map { "\($0.method) \($0.path)" }))
-        #expect(documented.count == 10)
+        #expect(documented.count == 13)
     }
 
     @Test func everyStatusAnAnswerHasIsDocumented() async throws {
@@ -50,6 +50,11 @@ import TrackeeStore
             ("GET", "/v1/status", "", nil, [], 401),
             ("POST", "/v1/status", "", "secret-read", [], 405),
             ("GET", "/v1/entries", "", "secret-read", [], 200),
+            ("GET", "/v1/reports/summary", "", "secret-read", [], 200),
+            ("GET", "/v1/reports/detailed", "", "secret-read", [("Accept", "text/csv")], 200),
+            ("GET", "/v1/reports/weekly", "", "secret-read", [("Accept", "image/png")], 406),
+            ("GET", "/v1/reports/weekly", "", "secret-all", [("Accept", "application/pdf")], 406),
+            ("POST", "/v1/reports/summary", "", "secret-read", [], 405),
             ("POST", "/v1/focus", #"{"mode":"work"}"#, "secret-all", [], 202),
             ("POST", "/v1/focus", #"{"mode":3}"#, "secret-all", [], 400),
             ("POST", "/v1/focus", #"{"mode":"nap","state":"of"}"#, "secret-all", [], 422),

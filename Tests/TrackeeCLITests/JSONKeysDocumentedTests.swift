@@ -55,6 +55,9 @@ import TrackeeTestSupport
         ("summary", ["summary", "--from", "2026-11-16", "--to", "2026-11-24"], 0),
         ("summary", ["summary", "--by", "client"], 0),
         ("summary", ["summary", "--by", "tag", "-p", "Docs"], 0),
+        ("report", ["report"], 0),
+        ("report", ["report", "detailed", "--by", "client,project", "--round", "6m"], 0),
+        ("report", ["report", "weekly", "--by", "tag"], 0),
         ("tags", ["tags"], 0),
         ("tags", ["tags", "--from", "2026-11-01"], 0),
         ("import", ["import", "clockify", "clockify.csv"], 0),
@@ -172,7 +175,7 @@ import TrackeeTestSupport
         """
 
     /// A Toggl Track target, for `sync status` and `sync backfill`, which
-    /// read the store only.
+    /// read the store only; the currency, for `report`'s.
     static let settings = """
         sync:
           work:
@@ -181,6 +184,7 @@ import TrackeeTestSupport
             token_env: TOGGL_API_TOKEN
             since: 2026-11-01
         create_projects: always
+        currency: EUR
         """
 
     /// A calendar with one line trackee reads past, for `warnings`.

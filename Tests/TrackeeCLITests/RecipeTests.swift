@@ -24,13 +24,15 @@ import TrackeeTestSupport
     }
 
     /// Runs a recipe script with the built trackee first on PATH.
-    private func runRecipe(_ t: Sandbox, _ script: String, _ arguments: [String]) throws -> (Int32, String) {
+    private func runRecipe(_ t: Sandbox, _ script: String, _ arguments: [String],
+                           environment: [String: String] = [:]) throws -> (Int32, String) {
         let bin = try binDirectory(t)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [Self.recipes.appendingPathComponent(script).path] + arguments
         var env = t.environment
         env["PATH"] = bin + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()
         process.standardOutput = out
@@ -629,15 +631,20 @@ import TrackeeTestSupport
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    @Test(.enabled(if: systemdAnalyze != nil, "systemd-analyze is not installed, so the unit cannot be verified"))
-    func theServiceUnitPassesSystemdAnalyzeVerify() throws {
+    /// The service, and the invoice report's service with its timer.
+    @Test(.enabled(if: systemdAnalyze != nil, "systemd-analyze is not installed, so the unit cannot be verified"),
+          arguments: [["trackee.service"], ["trackee-invoice.service", "trackee-invoice.timer"]])
+    func theUnitsPassSystemdAnalyzeVerify(_ units: [String]) throws {
         let t = try Sandbox()
-        // verify checks that %h/.local/bin/trackee exists, where `make
-        // install PREFIX=~/.local` puts it, and that the Documentation=
-        // pages open with man(1): both are set up in the sandbox.
+        // verify checks that %h/.local/bin/trackee (and trackee-invoice)
+        // exist, where `make install PREFIX=~/.local` and the recipe's
+        // comment put them, and that the Documentation= pages open with
+        // man(1): both are set up in the sandbox.
         let bin = t.path("home/.local/bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin + "/trackee", withDestinationPath: TrackeeBinary.path())
+        try FileManager.default.createSymbolicLink(
+            atPath: bin + "/trackee-invoice", withDestinationPath: Self.recipes.appendingPathComponent("shell/monthly-invoice.sh").path)
         for (section, page) in [("man1", "trackee.1"), ("man5", "trackee-rules.5")] {
             try FileManager.default.createDirectory(atPath: t.path("man/" + section), withIntermediateDirectories: true)
             try FileManager.default.copyItem(
@@ -652,7 +659,7 @@ import TrackeeTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.systemdAnalyze!)
         process.arguments = ["verify", "--user"] + (hasMan ? [] : ["--man=no"])
-            + [Self.recipes.appendingPathComponent("systemd/trackee.service").path]
+            + units.map { Self.recipes.appendingPathComponent("systemd/" + $0).path }
         process.environment = [
             "HOME": t.path("home"), "XDG_RUNTIME_DIR": runtime, "MANPATH": t.path("man"),
             "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
@@ -697,6 +704,36 @@ import TrackeeTestSupport
         }
     }
 
+    /// The invoice recipe's script, as its timer runs it and by hand: a
+    /// detailed report of the client's billable time, rounded to 6 minutes,
+    /// handed to trackee-report (a stand-in here that keeps what it got)
+    /// for a PDF named after the month, in a directory it makes.
+    @Test func theMonthlyInvoiceScriptReportsTheMonthBeforeAsAPDF() throws {
+        let t = try Self.sandbox(now: "2026-11-01 06:00")
+        #expect(try t.run("add", "-p", "Docs", "-c", "Acme", "--from", "2026-10-30 09:00", "--to", "2026-10-30 10:01").status == 0)
+        #expect(try t.run("add", "-p", "Web", "-c", "Acme", "--from", "2026-10-31 09:00", "--to", "2026-10-31 10:00").status == 0)
+        #expect(try t.run("add", "-p", "Docs", "-c", "Acme", "--from", "2026-11-01 05:00", "--to", "2026-11-01 06:00").status == 0)
+        #expect(try t.run("projects", "edit", "Docs", "-c", "Acme", "--billable", "--rate", "80").status == 0)
+        let tool = try t.write("#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/args\"\ncat > \"$(dirname \"$0\")/stdin\"\n",
+                               to: "tool/trackee-report")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+        let (status, output) = try runRecipe(t, "shell/monthly-invoice.sh", ["Acme", t.path("home/invoices"), "2026-10-15"],
+                                             environment: ["TRACKEE_REPORT": tool])
+        #expect(status == 0, "\(output)")
+        #expect(try String(contentsOfFile: t.path("tool/args"), encoding: .utf8)
+            == "--format pdf -o \(t.path("home/invoices/acme-2026-10.pdf"))\n")
+        let report = try JSONDecoder().decode(JSONValue.self, from: try t.bytes(t.path("tool/stdin")))
+        #expect(report["kind"] == "detailed" && report["title"] == "2026-10" && report["rounding_minutes"] == 6)
+        #expect(report["filters"] == ["client Acme", "billable only"])
+        // Docs's 1:01 rounded up to 1:06; Web is not billable.
+        #expect(report["entries"].elements.map { $0["rounded_seconds"] } == [3960])
+        #expect(report["total"]["amount_cents"] == 8800)
+        #expect(FileManager.default.fileExists(atPath: t.path("home/invoices")))
+        // Without a client it says how it is used.
+        let (usage, said) = try runRecipe(t, "shell/monthly-invoice.sh", [])
+        #expect(usage != 0 && said.contains("usage: monthly-invoice.sh CLIENT [DIRECTORY [DAY]]"))
+    }
+
     @Test func everyRecipeFileIsCoveredByATest() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.recipes.path)
             .filter { [".sh", ".yaml", ".service", ".gpx", ".nmea"].contains(where: $0.hasSuffix) }
@@ -721,9 +758,11 @@ import TrackeeTestSupport
             "rules/run-script.yaml",
             "rules/timeflip.yaml",
             "shell/cron-workday.sh",
+            "shell/monthly-invoice.sh",
             "shell/swayidle-events.sh",
             "shell/trackee-gps.sh",
             "systemd/trackee-gps.service",
+            "systemd/trackee-invoice.service",
             "systemd/trackee.service",
         ])
     }

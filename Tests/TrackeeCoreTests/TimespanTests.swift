@@ -90,8 +90,17 @@ struct ZoneSpanTests {
         #expect(newYork.localDate(at(1_795_131_000)) == LocalDate(year: 2026, month: 11, day: 19))
     }
 
+    @Test func pragueYearIsCalendarDaysLongWithItsTitle() {
+        // 2026-01-01 00:00 CET to 2027-01-01 00:00 CET, from a July noon:
+        // the spring and autumn changes cancel out.
+        let year = prague.span(.year, containing: at(1_782_900_000))
+        #expect(year == Timespan(start: at(1_767_222_000), end: at(1_798_758_000)))
+        #expect(year.seconds == 365 * 86_400)
+        #expect(prague.title(of: .year, span: year) == "2026")
+    }
+
     @Test func periodNames() {
-        #expect(Period.allCases.map(\.rawValue) == ["day", "week", "month"])
+        #expect(Period.allCases.map(\.rawValue) == ["day", "week", "month", "year"])
     }
 }
 

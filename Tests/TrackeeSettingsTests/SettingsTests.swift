@@ -61,6 +61,7 @@ extension PushSetting.Token {
         #expect(defaults.sync.isEmpty)
         #expect(defaults.traces == RuleTrace.defaultKept)
         #expect(defaults.http == nil && defaults.hub == nil)
+        #expect(defaults.currency == nil)
     }
 
     @Test func everyTopKeyIsRead() throws {
@@ -75,6 +76,7 @@ extension PushSetting.Token {
             location:
               default_accuracy: 12.5
             traces: 50
+            currency: CZK
             """)
         #expect(settings.weekStart == .sunday)
         #expect(settings.createProjects == .never)
@@ -82,6 +84,7 @@ extension PushSetting.Token {
                                                   durationFormat: .decimal))
         #expect(settings.defaultAccuracy == 12.5)
         #expect(settings.traces == 50)
+        #expect(settings.currency == "CZK")
     }
 
     @Test(arguments: [
@@ -99,9 +102,17 @@ extension PushSetting.Token {
         ("location:\n  accuracy: 5\n", "config.yaml:2: unknown key location.accuracy; the known key is default_accuracy"),
         ("traces: 0\n", #"config.yaml:1: traces is "0"; expected a whole number of traces from 1 to 10000"#),
         ("traces: 10001\n", #"config.yaml:1: traces is "10001"; expected a whole number of traces from 1 to 10000"#),
+        ("currency: eur\n",
+         #"config.yaml:1: currency is "eur"; expected an ISO 4217 code of three capital letters, such as EUR or USD"#),
+        ("currency: EURO\n",
+         #"config.yaml:1: currency is "EURO"; expected an ISO 4217 code of three capital letters, such as EUR or USD"#),
+        ("\ncurrency: [EUR]\n",
+         "config.yaml:2: currency is this value; expected an ISO 4217 code of three capital letters, such as EUR or USD"),
+        ("currency: €\n",
+         #"config.yaml:1: currency is "€"; expected an ISO 4217 code of three capital letters, such as EUR or USD"#),
         ("sync: [a]\n", "config.yaml:1: sync is this value; expected a mapping of target names to their settings"),
         ("colour: on\n",
-         "config.yaml:1: unknown key colour; known keys are week_start, create_projects, export, location, traces, sync, http, hub and timeflip"),
+         "config.yaml:1: unknown key colour; known keys are week_start, create_projects, export, location, traces, currency, sync, http, hub and timeflip"),
         ("- a\n- b\n", "config.yaml:1: the settings must be a mapping of keys to values"),
     ])
     func aBadValueIsRefusedWithItsLine(_ text: String, _ message: String) {

@@ -147,6 +147,32 @@ import TrackeeCore
         #expect(s.nonBillableSeconds == 1800)
     }
 
+    @Test func descriptionMatchesAPieceInAnyCaseAndBillingGoesByTheProject() throws {
+        let t = try store()
+        // #6 Web 08:00–08:30 and #7 without a project 08:30–08:40.
+        _ = try t.store.add(TimerParameters(project: "Web", client: "Acme", description: "ČTENÍ of a Code Review"),
+                            start: at(minutes: -60), end: at(minutes: -30), now: nine)
+        _ = try t.store.add(TimerParameters(description: "reviewing notes"), start: at(minutes: -30), end: at(minutes: -20), now: nine)
+        #expect(try ids(t, EntryFilter(description: "REVIEW")) == [7, 6])
+        // Folded beyond ASCII, which SQLite's lower() and LIKE are not.
+        #expect(try ids(t, EntryFilter(description: "čtení")) == [6])
+        #expect(try ids(t, EntryFilter(description: "nowhere")) == [])
+        #expect(try ids(t, EntryFilter(billable: true)) == [5, 1])
+        // Web is not billable, whatever its rate; #4 and #7 have no project.
+        #expect(try ids(t, EntryFilter(billable: false)) == [4, 3, 2, 7, 6])
+        #expect(try ids(t, EntryFilter(projects: ["Web"], description: "review")) == [6])
+        #expect(try ids(t, EntryFilter(description: "review", billable: true)) == [])
+
+        let billable = try t.store.summary(in: morning, now: noon, by: .project, matching: EntryFilter(billable: true))
+        #expect(billable.lines == [
+            SummaryLine(name: "Docs", client: "Acme", seconds: 5400, billableSeconds: 5400, amountCents: 12000, entries: 2),
+        ])
+        let other = try t.store.summary(in: morning, now: noon, by: .client, matching: EntryFilter(billable: false))
+        #expect(other.seconds == 4500)
+        #expect(try t.store.total(in: Timespan(start: at(minutes: -60), end: nine), now: noon,
+                                  matching: EntryFilter(description: "Review")) == 2400)
+    }
+
     @Test func continueStartsTheLastEntryAgainAndIsUnchangedWhenItRuns() throws {
         let t = try store()
         let running = try t.store.apply(continuing: nil, at: noon, source: .cli, key: nil, now: noon)

@@ -5,7 +5,7 @@ extension ExportBuffer {
     /// Text starting with `=`, `+`, `-` or `@` is written unchanged even though
     /// a spreadsheet may run it as a formula (CSV injection): exports are
     /// meant to round-trip, and prefixing a quote would alter the data.
-    mutating func writeCSVField(_ text: String) {
+    public mutating func writeCSVField(_ text: String) {
         if text.utf8.contains(where: Self.needsQuoting) {
             bytes.append(ASCII.quote)
             writeQuotedContent(text)
@@ -17,7 +17,7 @@ extension ExportBuffer {
 
     /// Writes `items` joined by `separator` as a single field, quoted under
     /// the same rule as ``writeCSVField(_:)``.
-    mutating func writeCSVField(joining items: [String], separator: String) {
+    public mutating func writeCSVField(joining items: [String], separator: String) {
         let quoted = (items.count > 1 && separator.utf8.contains(where: Self.needsQuoting))
             || items.contains { $0.utf8.contains(where: Self.needsQuoting) }
         if quoted { bytes.append(ASCII.quote) }

@@ -24,7 +24,7 @@ public struct ExportBuffer {
         bytes.append(byte)
     }
 
-    mutating func writeCRLF() {
+    public mutating func writeCRLF() {
         bytes.append(ASCII.cr)
         bytes.append(ASCII.lf)
     }
