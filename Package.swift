@@ -157,7 +157,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "TrackeeCoreTests", dependencies: ["TrackeeCore", "TrackeeTestSupport"]),
-        .testTarget(name: "TrackeeReportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeReport"]),
+        // The report's builder and renderers; Browser/ holds the HTML's
+        // check in headless Chromium (Debian's python3-selenium).
+        .testTarget(
+            name: "TrackeeReportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeReport", "TrackeeTestSupport"],
+            exclude: ["Browser"]),
         .testTarget(name: "TrackeeImportTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeImport"]),
         .testTarget(
             name: "TrackeeDaemonTests",
@@ -197,11 +201,6 @@ let package = Package(
         .testTarget(
             name: "TrackeeSettingsTests",
             dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeDesk", "TrackeeSettings", "TrackeeTestSupport"]),
-        // The report's renderers from hand-made reports; Browser/ holds the
-        // HTML's check in headless Chromium (Debian's python3-selenium).
-        .testTarget(
-            name: "TrackeeReportTests", dependencies: ["TrackeeCore", "TrackeeReport", "TrackeeTestSupport"],
-            exclude: ["Browser"]),
         .testTarget(name: "TrackeePushTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush", "TrackeeTestSupport"]),
         // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
         // under keyed requests, fuzzed requests; the built `trackee run`

@@ -99,6 +99,9 @@ public struct ReportDay: Sendable, Codable, Equatable {
 public struct ReportSlice: Sendable, Codable, Equatable {
     public var name: String?
     public var seconds: Int64
+    /// The project's client: two projects of one name (Docs of Acme and
+    /// Docs of Globex) are told apart by it, as in `Report.projects`.
+    public var client: String? = nil
 }
 
 public struct ReportProject: Sendable, Codable, Equatable {

@@ -299,7 +299,7 @@ private struct Tally {
         }
         let days = dates.indices.map { day in
             ReportDay(date: dates[day].description, seconds: dayTotals[day], projects: ranked.compactMap { key, _ in
-                dayProjects[day][key].map { ReportSlice(name: key.name, seconds: $0) }
+                dayProjects[day][key].map { ReportSlice(name: key.name, seconds: $0, client: key.client) }
             })
         }
         let shares = clients.sorted {

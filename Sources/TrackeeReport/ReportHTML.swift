@@ -109,16 +109,15 @@ public enum ReportHTML {
     /// and amount; the total below.
     static func groupsSection(_ report: Report) -> String {
         let money = report.total.amountCents != nil
-        let colors = projectColors(report)
         let head = "<tr><th scope=\"col\">\(groupingHeading(report))</th><th scope=\"col\" class=\"n\">Entries</th>"
             + "<th scope=\"col\" class=\"n\">Time</th><th scope=\"col\" class=\"n\">Billable</th>"
             + (money ? "<th scope=\"col\" class=\"n\">Amount</th>" : "") + "</tr>"
         var body = ""
         let twoLevels = report.groups.contains { !$0.groups.isEmpty }
         for group in report.groups {
-            body += groupRow(group, level: twoLevels ? 1 : 0, report: report, colors: colors, money: money)
+            body += groupRow(group, level: twoLevels ? 1 : 0, outer: nil, report: report, money: money)
             for inner in group.groups {
-                body += groupRow(inner, level: 2, report: report, colors: colors, money: money)
+                body += groupRow(inner, level: 2, outer: group, report: report, money: money)
             }
         }
         let foot = "<tr><th scope=\"row\">Total</th>" + figures(report.total, report.currency, money: money) + "</tr>"
@@ -126,12 +125,13 @@ public enum ReportHTML {
             + table("groups", "groups", head: head, body: body, foot: foot) + "</section>\n"
     }
 
-    static func groupRow(_ group: ReportGroup, level: Int, report: Report, colors: [String?: String], money: Bool) -> String {
+    static func groupRow(_ group: ReportGroup, level: Int, outer: ReportGroup?, report: Report, money: Bool) -> String {
         let grouping = report.grouping.count > max(0, level - 1) ? report.grouping[max(0, level - 1)] : nil
         // The swatch sits in the cell's padding, so a narrow column never
         // puts it on a line of its own.
         let swatch = grouping == .project
-            ? colors[group.name].map { "<span class=\"sw\" style=\"background:\($0)\"></span>" } : nil
+            ? projectColor(group, outer: outer, report).map { "<span class=\"sw\" style=\"background:\($0)\"></span>" }
+            : nil
         return "<tr class=\"g\(level)\"><th scope=\"row\"\(swatch == nil ? "" : " class=\"p\"")>\(swatch ?? "")"
             + "\(HTMLText.escaped(group.label))</th>"
             + figures(group.totals, report.currency, money: money) + "</tr>\n"
@@ -144,13 +144,15 @@ public enum ReportHTML {
             + (money ? "<td class=\"n\">\(totals.amountCents.map { HTMLText.money($0, currency) } ?? "")</td>" : "")
     }
 
-    /// Each project's colour by name, checked.
-    static func projectColors(_ report: Report) -> [String?: String] {
-        var colors: [String?: String] = [:]
-        for project in report.projects where colors[project.name] == nil {
-            colors[project.name] = HTMLText.color(project.color)
-        }
-        return colors
+    /// A project group's colour, checked: the project of its name (and of
+    /// the client group it is in, under `--by client,project`); of several
+    /// of one name, the one it is labelled as (`Docs (Acme)`); nil when
+    /// none is known.
+    static func projectColor(_ group: ReportGroup, outer: ReportGroup?, _ report: Report) -> String? {
+        var named = report.projects.filter { $0.name == group.name }
+        if named.count > 1, let outer, report.grouping.first == .client { named = named.filter { $0.client == outer.name } }
+        if named.count > 1 { named = named.filter { ReportHTMLCharts.projectLabel($0) == group.label } }
+        return named.count == 1 ? HTMLText.color(named[0].color) : nil
     }
 
     // MARK: the entries

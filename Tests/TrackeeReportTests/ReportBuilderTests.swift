@@ -69,7 +69,7 @@ func request(_ kind: Report.Kind = .summary, _ grouping: [ReportGrouping] = [.pr
         // Sunday: 5 of Web's 6 hours (00:00 CEST to 04:00 CET), Mail, and
         // the running timer's hour.
         #expect(r.days.map(\.seconds) == [7260, 7200, 3600, 0, 0, 3600, 22830])
-        #expect(r.days[6].projects == [ReportSlice(name: "Web", seconds: 18000), ReportSlice(name: nil, seconds: 3600),
+        #expect(r.days[6].projects == [ReportSlice(name: "Web", seconds: 18000, client: "Acme"), ReportSlice(name: nil, seconds: 3600),
                                       ReportSlice(name: "Mail", seconds: 1230)])
         #expect(r.groups.map(\.label) == ["Mon 2026-10-19", "Tue 2026-10-20", "Wed 2026-10-21", "Sat 2026-10-24", "Sun 2026-10-25"])
         #expect(r.groups.map(\.totals.entries) == [2, 1, 1, 1, 3])

@@ -168,7 +168,7 @@ enum ReportFixture {
         let days = (0..<dayCount).map { d in
             ReportDay(date: "\(monday.adding(days: d))", seconds: dayProject[d].values.reduce(0, +),
                       projects: reportProjects.compactMap { p in
-                          dayProject[d][p.name].map { ReportSlice(name: p.name, seconds: $0) }
+                          dayProject[d][p.name].map { ReportSlice(name: p.name, seconds: $0, client: p.client) }
                       })
         }
         let clients = grouped(spans, { project($0.entry.project)?.client }, "(no client)").map {

@@ -203,6 +203,42 @@ import TrackeeCore
         }
     }
 
+    /// Docs of Acme and Docs of Globex: a day's slices and the groups name
+    /// both "Docs", and each keeps its own bar and colour.
+    @Test(arguments: [[ReportGrouping.client, .project], [.project]])
+    func twoProjectsOfOneNameKeepTheirOwnBarsAndColours(grouping: [ReportGrouping]) throws {
+        let totals = { (seconds: Int64) in
+            ReportTotals(seconds: seconds, billableSeconds: 0, nonBillableSeconds: seconds, amountCents: nil, entries: 1)
+        }
+        let groups = grouping.count == 2
+            ? [ReportGroup(name: "Acme", label: "Acme", totals: totals(3600),
+                           groups: [ReportGroup(name: "Docs", label: "Docs", totals: totals(3600), groups: [])]),
+               ReportGroup(name: "Globex", label: "Globex", totals: totals(1800),
+                           groups: [ReportGroup(name: "Docs", label: "Docs", totals: totals(1800), groups: [])])]
+            : [ReportGroup(name: "Docs", label: "Docs (Acme)", totals: totals(3600), groups: []),
+               ReportGroup(name: "Docs", label: "Docs (Globex)", totals: totals(1800), groups: [])]
+        let report = Report(
+            kind: .summary, title: "2026-11-23", from: "2026-11-23", to: "2026-11-23", zone: "Europe/Prague",
+            grouping: grouping, roundingMinutes: nil, currency: nil, filters: [], generatedAt: ReportFixture.generatedAt,
+            total: ReportTotals(seconds: 5400, billableSeconds: 0, nonBillableSeconds: 5400, amountCents: nil, entries: 2),
+            groups: groups,
+            days: [ReportDay(date: "2026-11-23", seconds: 5400, projects: [
+                ReportSlice(name: "Docs", seconds: 3600, client: "Acme"), ReportSlice(name: "Docs", seconds: 1800, client: "Globex"),
+            ])],
+            projects: [ReportProject(name: "Docs", client: "Acme", billable: false, color: "#111111", seconds: 3600),
+                       ReportProject(name: "Docs", client: "Globex", billable: false, color: "#222222", seconds: 1800)],
+            clients: [ReportShare(name: "Acme", seconds: 3600, amountCents: nil),
+                      ReportShare(name: "Globex", seconds: 1800, amountCents: nil)],
+            entries: nil, weekly: nil)
+        let html = ReportHTML.render(report)
+        let bars = HTMLScan.tags("rect", in: try #require(HTMLScan.element(html, "svg", id: "chart-days")))
+        #expect(bars.map { [$0["data-project"]!, $0["fill"]!, $0["data-seconds"]!] } == [
+            ["0", "#111111", "3600"], ["1", "#222222", "1800"],
+        ])
+        let table = try #require(HTMLScan.element(html, "table", id: "groups"))
+        #expect(HTMLScan.tags("span", in: table).map { $0["style"] } == ["background:#111111", "background:#222222"])
+    }
+
     // MARK: hostile names
 
     static let evilProject = "<img src=x onerror=alert(1)>"
