@@ -81,6 +81,15 @@ extension API {
         case "csv":
             return APIResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")],
                                body: Array(ReportCSV.render(report).utf8))
+        case "html":
+            // The page's own policy, also as a header: a browser applies it
+            // before reading a byte of the page.
+            return APIResponse(
+                status: 200,
+                headers: [("Content-Type", "text/html; charset=utf-8"),
+                          ("Content-Security-Policy", ReportHTML.contentSecurityPolicy),
+                          ("X-Content-Type-Options", "nosniff")],
+                body: Array(ReportHTML.render(report).utf8))
         case "pdf", "xlsx":
             guard let reportFiles else {
                 throw Problem(status: 406, kind: "not-acceptable", title: "Not acceptable",
@@ -105,12 +114,14 @@ extension API {
 
     /// The media types of the formats served over HTTP.
     static let reportTypes = [
-        "json": "application/json", "csv": "text/csv", "pdf": "application/pdf",
+        "json": "application/json", "csv": "text/csv", "html": "text/html", "pdf": "application/pdf",
         "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     ]
 
-    /// `?format=`, else the first type of `Accept` that is served (`*/*`
-    /// and no `Accept`: JSON); 406 when none is.
+    /// `?format=`, else the served type `Accept` weighs most (by its `q`,
+    /// 1 when not given, then in the order listed; `q=0` refuses a type;
+    /// `*/*`, `application/*` and no `Accept`: JSON; `text/*`: CSV); 406
+    /// when none is served.
     func reportFormat(_ request: APIRequest) throws(Problem) -> String {
         let served = Self.reportTypes.keys.sorted()
         if let format = request.query("format") {
@@ -121,12 +132,19 @@ extension API {
             return format
         }
         guard let accept = request.header("Accept") else { return "json" }
+        var best: (format: String, q: Double)?
         for item in accept.split(separator: ",") {
-            let type = String(item.split(separator: ";", omittingEmptySubsequences: false)[0]).trimmingWhitespace().lowercased()
-            if type == "*/*" || type == "application/*" { return "json" }
-            if let (format, _) = Self.reportTypes.first(where: { $0.value == type }) { return format }
-            if type == "text/*" { return "csv" }
+            let parts = item.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+            let type = parts[0].lowercased()
+            let q = parts.dropFirst().compactMap { $0.lowercased().hasPrefix("q=") ? Double($0.dropFirst(2)) : nil }.first ?? 1
+            let format: String? = switch type {
+            case "*/*", "application/*": "json"
+            case "text/*": "csv"
+            default: Self.reportTypes.first(where: { $0.value == type })?.key
+            }
+            if let format, q > 0, q > best?.q ?? 0 { best = (format, q) }
         }
+        if let best { return best.format }
         throw Problem(
             status: 406, kind: "not-acceptable", title: "Not acceptable",
             detail: "Reports are served as " + served.map { Self.reportTypes[$0]! }.joined(separator: ", ")

@@ -111,9 +111,6 @@ extension Trackee {
         func run() throws {
             try Session.run(common) { session in
                 let format = try chosenFormat()
-                if format == "html" {
-                    throw CommandFailure.usage("--format html is not in this trackee yet; the formats it writes are terminal, json, csv, pdf and xlsx")
-                }
                 let entries = try filter.filter(session)
                 let kind = try reportKind()
                 let (span, title, _) = try period.span(session, filter: entries, default: .week)
@@ -128,6 +125,7 @@ extension Trackee {
                 case "pdf", "xlsx": try ReportTool(format: format, output: output).exec(report)
                 case "json": try write(String(decoding: try report.json(), as: UTF8.self) + "\n")
                 case "csv": try write(ReportCSV.render(report))
+                case "html": try write(ReportHTML.render(report))
                 default:
                     let toFile = output != nil && output != "-"
                     let style = toFile ? TextStyle(color: false) : session.out.style

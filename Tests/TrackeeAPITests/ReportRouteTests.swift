@@ -80,8 +80,31 @@ import TrackeeStore
         let xml = await h.send("GET", "/v1/reports/summary", headers: [("Accept", "application/xml")])
         #expect(xml.text == problem(
             406, "not-acceptable", "Not acceptable",
-            "Reports are served as text/csv, application/json, application/pdf, "
+            "Reports are served as text/csv, text/html, application/json, application/pdf, "
                 + "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet; ask for one with Accept or ?format=."))
+        // Accept's weights: the heaviest served type, then the first listed;
+        // q=0 refuses a type.
+        for (accept, type) in [("text/csv;q=0.5, text/html", "text/html; charset=utf-8"),
+                               ("text/html;q=0.9, application/json;q=0.9", "text/html; charset=utf-8"),
+                               ("text/html; q=0, */*;q=0.1", "application/json")] {
+            let answer = await h.send("GET", "/v1/reports/summary", headers: [("Accept", accept)])
+            #expect(answer.header("Content-Type") == type, "\(accept)")
+        }
+        let none = await h.send("GET", "/v1/reports/summary", headers: [("Accept", "text/html;q=0")])
+        #expect(none.status == 406)
+    }
+
+    @Test func htmlIsThePageWithItsPolicyAsAHeaderToo() async throws {
+        let h = try harness()
+        let html = await h.send("GET", "/v1/reports/weekly", headers: [("Accept", "text/html")])
+        #expect(html.status == 200)
+        #expect(html.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(html.header("Content-Security-Policy") == "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+        #expect(html.header("X-Content-Type-Options") == "nosniff")
+        let expected = try ReportHTML.render(report(await h.send("GET", "/v1/reports/weekly")))
+        #expect(html.text == expected)
+        let byQuery = await h.send("GET", "/v1/reports/weekly", headers: [("Accept", "application/json")], query: [("format", "html")])
+        #expect(byQuery.text == expected)
     }
 
     @Test func pdfAndXLSXComeFromTheReportFileWriter() async throws {
@@ -119,7 +142,7 @@ import TrackeeStore
             ([("from", "08:00"), ("period", "day")], "bad-query", "Give either \"period\" (with \"date\") or \"from\"/\"to\", not both."),
             ([("billable", "maybe")], "bad-query", "The query parameter \"billable\" is \"maybe\"; it takes true or false."),
             ([("description", "")], "bad-query", "The query parameter \"description\" is empty; leave it out for every description."),
-            ([("format", "docx")], "bad-query", "The query parameter \"format\" is \"docx\"; it takes csv, json, pdf, xlsx."),
+            ([("format", "docx")], "bad-query", "The query parameter \"format\" is \"docx\"; it takes csv, html, json, pdf, xlsx."),
         ]
         for (query, kind, detail) in cases {
             #expect(await h.send("GET", "/v1/reports/summary", query: query).text

@@ -256,6 +256,38 @@ import TrackeeTestSupport
         #expect(missing.stderr == "trackee: PDF and XLSX reports need trackee-report; TRACKEE_REPORT names \(t.path("nowhere")), which is not an executable\n")
     }
 
+    /// `--format html` draws the report `--json` prints: over the DST week
+    /// (a 25-hour Sunday), midnight, the running timer and two levels, its
+    /// day chart's bars add up to each day's and each project's seconds;
+    /// `-o week.html` writes the same page.
+    @Test(arguments: ["summary", "detailed", "weekly"])
+    func htmlDrawsTheReportJSONHolds(kind: String) throws {
+        let t = try week()
+        let json = try t.run("report", kind, "--week", "--by", "client,project", "--json").json()
+        let html = try t.run("report", kind, "--week", "--by", "client,project", "--format", "html")
+        #expect(html.status == 0, "\(html)")
+        #expect(html.stdout.hasPrefix("<!doctype html>\n"))
+        var byDay: [String: Int64] = [:]
+        var byProject: [String: Int64] = [:]
+        let bar = try Regex(#"data-day="([0-9-]+)" data-project="([0-9]+)" data-seconds="([0-9]+)""#)
+        for match in html.stdout.matches(of: bar) {
+            let seconds = Int64(match.output[3].substring!)!
+            byDay[String(match.output[1].substring!), default: 0] += seconds
+            byProject[String(match.output[2].substring!), default: 0] += seconds
+        }
+        var days: [String: Int64] = [:]
+        for day in json["days"].elements where day["seconds"].int != 0 { days[day["date"].string!] = day["seconds"].int! }
+        #expect(byDay == days)
+        #expect(days["2026-10-25"] != nil)
+        var projects: [String: Int64] = [:]
+        for (i, project) in json["projects"].elements.enumerated() { projects[String(i)] = project["seconds"].int! }
+        #expect(byProject == projects)
+        let written = try t.run("report", kind, "--week", "--by", "client,project", "-o", t.path("io/week.html"))
+        #expect(written.status == 0 && written.stdout == "")
+        #expect(try t.bytes(t.path("io/week.html")) == html.stdoutData)
+        try FileManager.default.removeItem(atPath: t.path("io/week.html"))
+    }
+
     @Test func summaryTakesTheYear() throws {
         let t = try week()
         let year = try t.run("summary", "--year", "--json").json()
