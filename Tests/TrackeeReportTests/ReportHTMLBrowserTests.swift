@@ -50,6 +50,12 @@ struct ReportHTMLBrowserTests {
         var shotSize: [Int]
         var requests: [String]
         var dialog: String?
+        var contrast: Contrast
+    }
+
+    struct Contrast: Decodable {
+        var ratio: Double
+        var text: String
     }
 
     struct Printed: Decodable {
@@ -122,6 +128,8 @@ struct ReportHTMLBrowserTests {
                 #expect(view.requests == [file], "\(at)")
                 #expect(view.dialog == nil, "\(at)")
                 #expect(view.active == 0, "\(at)")
+                // WCAG AA for text: 4.5 to 1 at the least.
+                #expect(view.contrast.ratio >= 4.5, "\(at): \(view.contrast.text) has \(view.contrast.ratio) to 1")
                 #expect(view.byDay == Dictionary(uniqueKeysWithValues: report.days.filter { $0.seconds > 0 }.map { ($0.date, $0.seconds) }),
                         "\(at)")
                 let projects = Dictionary(uniqueKeysWithValues: report.projects.enumerated().map { (String($0), $1.seconds) })

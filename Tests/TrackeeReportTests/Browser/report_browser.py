@@ -9,7 +9,8 @@ and at 375x800 (as a phone: the viewport meta applies): a screenshot of
 the viewport (its share of pixels that are not white) and of the whole
 page (saved as NAME-WIDTH.png), the page's widths, the SVG bars'
 data-seconds summed by day, project and client as the DOM holds them, the
-elements that could fetch or run (img, script, …), a dialog if one opened,
+elements that could fetch or run (img, script, …), the lowest contrast
+of any text against its background (WCAG 2's ratio), a dialog if one opened,
 and every URL the page asked for (Chrome's performance log, Network
 domain). Then the page printed with Page.printToPDF (NAME.pdf): pdfinfo's
 page count, and the first line of each page (pdftotext): each section
@@ -72,6 +73,40 @@ return {
   clientBars: sum('#chart-clients rect[data-seconds]', 'data-client'),
   active: document.querySelectorAll('script, img, iframe, object, embed, link, [onerror], [onload], [onmouseover]').length,
   headings: Array.from(document.querySelectorAll('section')).map(s => s.querySelector('h1, h2').textContent.trim()),
+  contrast: lowestContrast(),
+};
+"""
+
+# WCAG 2's contrast ratio of each rendered text against the first opaque
+# background behind it (an SVG text's fill against the page's): the lowest.
+CONTRAST = """
+const luminance = color => {
+  const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map(Number).map(v => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const background = element => {
+  for (let e = element; e; e = e.parentElement) {
+    const parts = getComputedStyle(e).backgroundColor.match(/[\\d.]+/g);
+    if (parts && (parts.length < 4 || Number(parts[3]) > 0)) return getComputedStyle(e).backgroundColor;
+  }
+  return 'rgb(255, 255, 255)';
+};
+const lowestContrast = () => {
+  let lowest = {ratio: 99, text: ''};
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (texts.nextNode()) {
+    const node = texts.currentNode, element = node.parentElement;
+    if (!node.textContent.trim() || element.closest('title')) continue;
+    if (element.getBoundingClientRect().width === 0) continue;
+    const style = getComputedStyle(element);
+    const a = luminance(element instanceof SVGElement ? style.fill : style.color), b = luminance(background(element));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < lowest.ratio) lowest = {ratio: ratio, text: node.textContent.trim().slice(0, 40)};
+  }
+  return lowest;
 };
 """
 
@@ -146,7 +181,7 @@ def look(driver, work, name, path):
     for width, height, mobile in SIZES:
         open_page(driver, path, width, height, mobile)
         dialog = alert_text(driver)
-        dom = driver.execute_script(DOM_READ)
+        dom = driver.execute_script(CONTRAST + DOM_READ)
         shot = base64.b64decode(driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"])
         full = driver.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
