@@ -78,6 +78,13 @@ public struct ReportGroup: Sendable, Codable, Equatable {
     /// `detailed` only, at the last level: the ids of its entries (into
     /// `Report.entries`), in start order.
     public var entryIDs: [String]?
+
+    /// `entry_ids` in the JSON: the snake-case strategies would write
+    /// `entryIDs` as `entry_i_ds`, and read `entry_ids` back as `entryIds`.
+    enum CodingKeys: String, CodingKey {
+        case name, label, totals, groups
+        case entryIDs = "entryIds"
+    }
 }
 
 public struct ReportDay: Sendable, Codable, Equatable {

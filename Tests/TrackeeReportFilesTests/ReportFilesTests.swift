@@ -448,3 +448,11 @@ struct ReportFilesTests {
         #expect(RGB(hex: "#1f77b4")?.packed == 0x1F77B4 && RGB(hex: "1f77b4") == nil)
     }
 }
+
+@Test("a group's entry ids are entry_ids in the report's JSON, both ways")
+func entryIDsKey() throws {
+    let data = try json(ReportFixture.report(.detailed))
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("\"entry_ids\":[\"e1\",\"e3\"]") && !text.contains("entry_i_ds"))
+    #expect(try ReportFileTool.decode(data) == ReportFixture.report(.detailed))
+}
