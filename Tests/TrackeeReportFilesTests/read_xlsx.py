@@ -5,7 +5,9 @@ cells as JSON for ReportFilesTests: {sheet: {"B2": cell}} in sheet order
   {"seconds": n}  a duration (an Excel time value shown [h]:mm), whole seconds
   {"cents": n}    an amount (a number shown with two decimals), whole cents
   {"date": "2026-11-23"} or {"date": "2026-11-23T09:00:00"}
-with "formula" (its text) and "comment" added when the cell has them. The
+with "formula" (its text), "comment" and "bold" added when the cell has
+them; beside the sheets, each one's frozen pane ("frozen") and the widths
+set on its columns ("widths": {sheet: {"A": width}}). The
 value of a formula cell is the cached one (data_only=True): what a reader
 that does not calculate sees.
 
@@ -63,7 +65,12 @@ def main(path):
                 cells[cell.coordinate] = c
         out[ws.title] = cells
         out["frozen"][ws.title] = ws.freeze_panes
-        out["widths"][ws.title] = sorted(k for k, d in ws.column_dimensions.items() if d.width and d.customWidth)
+        widths = {}
+        for d in ws.column_dimensions.values():
+            if d.customWidth and d.min and d.max:
+                for column in range(d.min, d.max + 1):
+                    widths[openpyxl.utils.get_column_letter(column)] = round(d.width, 2)
+        out["widths"][ws.title] = widths
     print(json.dumps(out, sort_keys=True, ensure_ascii=False))
 
 
