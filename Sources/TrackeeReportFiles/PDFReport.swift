@@ -3,8 +3,9 @@ import TrackeeReport
 /// The report as an A4 PDF: the title block, then by kind: `summary` a bar
 /// per group, a stacked bar per day by project and the table of groups;
 /// `detailed` the entries under their groups with subtotals; `weekly` the
-/// grid of days. Each section starts a page; a table that runs over a
-/// page goes on with its header repeated.
+/// grid of days and the stacked bar per day. A chart that does not fit
+/// starts a page, the summary's table starts one, and a table that runs
+/// over a page goes on with its header repeated.
 struct PDFReport {
     static func write(_ report: Report, to path: String) throws(ToolError) {
         let canvas = try PDFCanvas(path: path, title: report.title)
@@ -66,7 +67,11 @@ struct PDFReport {
         case .detailed:
             entriesTable()
         case .weekly:
+            // The grid, then each day's time by project as the summary draws it.
             weekGrid()
+            y += 12
+            room(330)
+            dayChart()
         }
     }
 
@@ -367,9 +372,7 @@ struct PDFReport {
             switch row.style {
             case .plain:
                 canvas.font(size: 8)
-            case .heading:
-                canvas.font(size: 8, bold: true)
-            case .subtotal:
+            case .heading, .subtotal:
                 canvas.font(size: 8, bold: true)
             case .total:
                 canvas.line(x1: margin, y1: y + 1, x2: margin + contentWidth, y2: y + 1, color: .black, width: 0.8)

@@ -191,7 +191,7 @@ struct ReportFilesTests {
         return (width, height, inked, blue)
     }
 
-    @Test("pdftoppm renders page 1 of each kind A4 and not blank; the summary's bars are in the first project's colour")
+    @Test("pdftoppm renders page 1 of each kind A4 and not blank; the summary's and the week's bars are in the first project's colour")
     func pageOneRenders() throws {
         let files = try ReportFiles()
         for kind in Report.Kind.allCases {
@@ -200,9 +200,13 @@ struct ReportFilesTests {
             #expect(page.width == 414 && page.height == 585, "\(kind): \(page)")
             // Text alone inks a few thousand pixels at 50 dpi.
             #expect(page.inked > 3000, "\(kind): \(page)")
-            if kind == .summary {
-                // Café's bar: 3:30 of the longest 4:45 across ~300 pt, 10 pt high.
-                #expect(page.blue > 300, "\(page)")
+            switch kind {
+            case .summary, .weekly:
+                // Café's bars: in the summary 3:30 of the longest 4:45
+                // across ~300 pt, 10 pt high; each day's under the grid.
+                #expect(page.blue > 300, "\(kind): \(page)")
+            case .detailed:
+                #expect(page.blue == 0, "\(page)")
             }
         }
         // And an empty page is white: the counts above can fail.
@@ -250,7 +254,7 @@ struct ReportFilesTests {
         #expect(lines.contains("Total 150:00 13,500.00 EUR"))
     }
 
-    @Test("weekly PDF: the grid with each row's and each day's total")
+    @Test("weekly PDF: the grid with each row's and each day's total, and the chart of the days")
     func weeklyPDF() throws {
         let files = try ReportFiles()
         let path = try files.write(ReportFixture.report(.weekly), "pdf")
@@ -259,6 +263,8 @@ struct ReportFilesTests {
         #expect(lines.contains("Acme, Inc. 1:30 1:15 1:00 1:00 4:45"))
         #expect(lines.contains("(no client) 1:30 1:30"))
         #expect(lines.contains("Total 1:30 1:15 1:00 1:00 1:30 0:00 0:00 6:15"))
+        #expect(lines.contains("Each day, by project") && lines.contains("Café \"Ü\" 3:30 (no project) 1:30 Docs 1:15"))
+        #expect(try pages(files, path) == 1)
     }
 
     // MARK: XLSX
