@@ -20,6 +20,11 @@ BIN = .build/release/trackee
 # of its own (the static build's flags would rebuild everything) and put
 # next to trackee.
 SYNC_BIN = .build/release/trackee-sync
+# trackee-report (what `trackee report --format pdf|xlsx` runs) links cairo
+# and libxlsxwriter, dynamically (Debian ships libxlsxwriter only as a
+# shared library), built like trackee-sync and in the same scratch folder,
+# whose modules it shares.
+REPORT_BIN = .build/release/trackee-report
 # trackee-daemon is trackee with the HTTP API's server (SwiftNIO) linked
 # in, fully static like trackee; `trackee run` execs it when the settings
 # have `http:`. Only it pays NIO's start-up cost (see BENCHMARKS.md).
@@ -44,6 +49,8 @@ build: build-trackee
 	$(SWIFT) build $(RELEASE_FLAGS) $(PQ_STATIC) --product trackee-daemon
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-report
+	cp .build-sync/release/trackee-report $(REPORT_BIN)
 
 build-trackee: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product trackee
@@ -74,16 +81,19 @@ demo: deps
 # for the HTTP recipes, nginx (the reverse-proxy recipe run for real)
 # and python3-jinja2 (Home Assistant's templates); postgresql-15, whose
 # initdb and pg_ctl give the hub's tests a private cluster; dpkg-dev
-# (dpkg-shlibdeps, for the Debian package DebPackageTests makes); and the
+# (dpkg-shlibdeps, for the Debian package DebPackageTests makes); the
 # trackers `trackee import` is checked against: timewarrior, and Watson
 # (td-watson, which Debian lacks, from PyPI into .build-watson/venv);
-# for the HTML report, chromium, chromium-driver, python3-selenium and
-# python3-pil (ReportHTMLBrowserTests opens it in headless Chromium from
-# Debian's python3, screenshots it and counts its inked pixels) and
-# poppler-utils (pdfinfo and pdftotext read it printed).
+# what reads trackee-report's files back: poppler-utils (pdftotext,
+# pdffonts, pdftoppm) and python3-openpyxl, with fonts-dejavu-core, the
+# font the PDFs are set in; and for the HTML report, chromium,
+# chromium-driver, python3-selenium and python3-pil
+# (ReportHTMLBrowserTests opens it in headless Chromium from Debian's
+# python3, screenshots it and counts its inked pixels; poppler-utils'
+# pdfinfo and pdftotext read it printed).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
 	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv \
-	chromium chromium-driver python3-selenium python3-pil poppler-utils
+	poppler-utils python3-openpyxl fonts-dejavu-core chromium chromium-driver python3-selenium python3-pil
 WATSON_VENV = .build-watson/venv
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
@@ -140,6 +150,9 @@ bench: build
 	@bench/import/run.sh $(BIN)
 	@echo "== sync: pushing 10,000 queued entries to a local Clockify fake that answers at once"
 	@bench/sync/run.sh $(BIN)
+	@echo "== report files: trackee-report writing a year of 10,000 entries as PDF and XLSX, detailed and summary (target: 1 s each)"
+	@scripts/install-deps.sh fonts-dejavu-core
+	@python3 bench/report-files.py $(REPORT_BIN) | tee bench/out/report-files.md
 	@echo "== the HTTP API: keyed POST /v1/start and GET /v1/status with wrk at 32 connections, beside trackee start as a process per intent; the daemon's idle memory"
 	@bench/http/run.sh $(BIN)
 	@echo "== the hub: 100 devices of 1,000 changes, a new device's pull, convergence, two daemons, one-shot cost (PostgreSQL 15)"
@@ -164,11 +177,11 @@ conformance: deps
 	$(CONFORMANCE_VENV)/bin/python scripts/conformance.py .build/debug/trackee
 	$(CONFORMANCE_VENV)/bin/python scripts/random-rules.py .build/debug/trackee
 
-# `make install` builds the release binaries first. Given BIN, SYNC_BIN and
-# DAEMON_BIN on the command line it installs those as they are, without building (the
-# install test passes the debug binaries, so `make test` needs no release
-# build).
-INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN) $(origin DAEMON_BIN)),$(BIN) $(SYNC_BIN) $(DAEMON_BIN),build)
+# `make install` builds the release binaries first. Given BIN, SYNC_BIN,
+# DAEMON_BIN and REPORT_BIN on the command line it installs those as they
+# are, without building (the install test passes the debug binaries, so
+# `make test` needs no release build).
+INSTALL_NEEDS = $(if $(filter command line,$(origin BIN) $(origin SYNC_BIN) $(origin DAEMON_BIN) $(origin REPORT_BIN)),$(BIN) $(SYNC_BIN) $(DAEMON_BIN) $(REPORT_BIN),build)
 # The installed binaries lose their debug sections but keep the symbol
 # table, so Swift's crash backtraces, gdb and perf still name functions
 # (`strip` would save another 19 MB on trackee and leave bare addresses;
@@ -177,7 +190,7 @@ STRIP_DEBUG = objcopy --strip-debug
 BASH_COMPLETION = share/bash-completion/completions/trackee
 ZSH_COMPLETION = share/zsh/site-functions/_trackee
 FISH_COMPLETION = share/fish/vendor_completions.d/trackee.fish
-INSTALLED = bin/trackee bin/trackee-sync bin/trackee-daemon share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
+INSTALLED = bin/trackee bin/trackee-sync bin/trackee-daemon bin/trackee-report share/man/man1/trackee.1 share/man/man5/trackee-rules.5 \
 	$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
 
 install: $(INSTALL_NEEDS)
@@ -187,6 +200,8 @@ install: $(INSTALL_NEEDS)
 	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-sync
 	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-daemon
 	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-daemon
+	install -D -m 0755 $(REPORT_BIN) $(DESTDIR)$(PREFIX)/bin/trackee-report
+	$(STRIP_DEBUG) $(DESTDIR)$(PREFIX)/bin/trackee-report
 	install -D -m 0644 man/trackee.1 $(DESTDIR)$(PREFIX)/share/man/man1/trackee.1
 	install -D -m 0644 man/trackee-rules.5 $(DESTDIR)$(PREFIX)/share/man/man5/trackee-rules.5
 	install -d $(dir $(addprefix $(DESTDIR)$(PREFIX)/,$(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)))
@@ -199,7 +214,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 # `make deb` makes trackee_VERSION_ARCH.deb here from the release binaries
-# (or from BIN, SYNC_BIN and DAEMON_BIN, as `make install` does) and has
+# (or from BIN, SYNC_BIN, DAEMON_BIN and REPORT_BIN, as `make install` does) and has
 # lintian check it; `deb-package` makes it without lintian (the package
 # test builds one from the debug binaries that way). The version is the
 # one `trackee --version` prints. scripts/deb.sh says what goes in.
@@ -216,7 +231,7 @@ deb-package: $(INSTALL_NEEDS)
 	@scripts/install-deps.sh dpkg-dev
 	rm -rf $(DEB_WORK)
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_WORK))/debian/trackee PREFIX=/usr \
-		BIN=$(BIN) SYNC_BIN=$(SYNC_BIN) DAEMON_BIN=$(DAEMON_BIN)
+		BIN=$(BIN) SYNC_BIN=$(SYNC_BIN) DAEMON_BIN=$(DAEMON_BIN) REPORT_BIN=$(REPORT_BIN)
 	scripts/deb.sh $(DEB_WORK) $(VERSION) $(DEB)
 	rm -rf $(DEB_WORK)
 

@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "trackee", targets: ["trackee"]),
         .executable(name: "trackee-sync", targets: ["trackee-sync"]),
         .executable(name: "trackee-daemon", targets: ["trackee-daemon"]),
+        .executable(name: "trackee-report", targets: ["trackee-report"]),
         .library(name: "TrackeeCore", targets: ["TrackeeCore"]),
         .library(name: "TrackeeStore", targets: ["TrackeeStore"]),
         .library(name: "TrackeeSchedule", targets: ["TrackeeSchedule"]),
@@ -47,6 +48,14 @@ let package = Package(
         // Reports (`trackee report`): the computed report every format is
         // drawn from, its builder and its text renderers.
         .target(name: "TrackeeReport", dependencies: ["TrackeeCore", "TrackeeStore"]),
+        // The report as PDF (cairo) and XLSX (libxlsxwriter), in a third
+        // dynamically linked executable that `trackee report --format
+        // pdf|xlsx` runs with the report's JSON on its stdin, so neither
+        // library is linked into `trackee` or loaded by its other commands.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
+        .target(name: "TrackeeReportFiles", dependencies: ["TrackeeCore", "TrackeeReport", "CCairo", "CXlsxWriter"]),
+        .executableTarget(name: "trackee-report", dependencies: ["TrackeeReport", "TrackeeReportFiles"]),
         .target(
             name: "TrackeeStore",
             dependencies: [
@@ -201,6 +210,11 @@ let package = Package(
         .testTarget(
             name: "TrackeeSettingsTests",
             dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeDesk", "TrackeeSettings", "TrackeeTestSupport"]),
+        // Runs the built `trackee-report` and reads its files with
+        // poppler-utils (pdftotext, pdffonts, pdftoppm) and openpyxl.
+        .testTarget(
+            name: "TrackeeReportFilesTests",
+            dependencies: ["TrackeeCore", "TrackeeReport", "TrackeeReportFiles", "TrackeeTestSupport"], exclude: ["read_xlsx.py"]),
         .testTarget(name: "TrackeePushTests", dependencies: ["TrackeeCore", "TrackeeStore", "TrackeePush", "TrackeeTestSupport"]),
         // Issue 20 §5 under load: one key sent 200 times at once, SIGKILLs
         // under keyed requests, fuzzed requests; the built `trackee run`

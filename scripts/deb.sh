@@ -57,7 +57,8 @@ libyaml), swift-service-lifecycle, SQLite, libical, ICU, libdbus, the GNU
 C library and libstdc++; trackee-daemon also SwiftNIO, libpq and OpenSSL.
 trackee-sync contains the Swift runtime, Foundation and GRDB.swift, and
 loads libcurl, SQLite, libstdc++ and the C library from the Debian
-packages it depends on. Each of those is under its own licence.
+packages it depends on; trackee-report contains the same and loads
+cairo, libxlsxwriter, SQLite, libstdc++ and the C library. Each of those is under its own licence.
 EOF
 # A native package's changelog: one entry for the version, dated by the
 # commit it was built from, so the same commit makes the same file.
@@ -90,6 +91,7 @@ trackee: embedded-library libyaml [usr/bin/trackee-daemon]
 trackee: unstripped-binary-or-object [usr/bin/trackee]
 trackee: unstripped-binary-or-object [usr/bin/trackee-daemon]
 trackee: unstripped-binary-or-object [usr/bin/trackee-sync]
+trackee: unstripped-binary-or-object [usr/bin/trackee-report]
 EOF
 
 # dh_fixperms' modes: only the programs are executable.
@@ -133,7 +135,8 @@ Description: time tracker driven by automations
  person's devices through a PostgreSQL hub.
  .
  The package holds trackee, trackee-daemon (what `trackee run` becomes
- when it serves the HTTP API or a hub) and trackee-sync, the manuals,
+ when it serves the HTTP API or a hub), trackee-sync and trackee-report
+ (the PDF and XLSX reports), the manuals,
  completions for bash, zsh and fish, a systemd user unit
  (systemctl --user enable --now trackee) and the recipes.
 EOF

@@ -79,8 +79,8 @@ public struct ReportGroup: Sendable, Codable, Equatable {
     /// `Report.entries`), in start order.
     public var entryIDs: [String]?
 
-    /// `entryIDs` is `entry_ids` in JSON (snake case would make it
-    /// `entry_i_ds`).
+    /// `entry_ids` in the JSON: the snake-case strategies would write
+    /// `entryIDs` as `entry_i_ds`, and read `entry_ids` back as `entryIds`.
     enum CodingKeys: String, CodingKey {
         case name, label, totals, groups
         case entryIDs = "entryIds"

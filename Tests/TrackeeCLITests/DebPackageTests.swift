@@ -42,7 +42,7 @@ import TrackeeTestSupport
     /// those over 4 kB compressed (Debian policy 12.3).
     static func packaged() throws -> Set<String> {
         var files: Set<String> = [
-            "/usr/bin/trackee", "/usr/bin/trackee-sync", "/usr/bin/trackee-daemon",
+            "/usr/bin/trackee", "/usr/bin/trackee-sync", "/usr/bin/trackee-daemon", "/usr/bin/trackee-report",
             "/usr/share/man/man1/trackee.1.gz", "/usr/share/man/man5/trackee-rules.5.gz",
             "/usr/share/bash-completion/completions/trackee", "/usr/share/zsh/vendor-completions/_trackee",
             "/usr/share/fish/vendor_completions.d/trackee.fish",
@@ -80,6 +80,8 @@ import TrackeeTestSupport
         let daemon = built.appendingPathComponent("trackee-daemon").path
         try #require(FileManager.default.isExecutableFile(atPath: sync), "trackee-sync is missing beside \(trackee)")
         try #require(FileManager.default.isExecutableFile(atPath: daemon), "trackee-daemon is missing beside \(trackee)")
+        let report = built.appendingPathComponent("trackee-report").path
+        try #require(FileManager.default.isExecutableFile(atPath: report), "trackee-report is missing beside \(trackee)")
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-deb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -115,7 +117,7 @@ import TrackeeTestSupport
         environment["DEB_SHLIBDEPS_FLAGS"] = "--ignore-missing-info"
         let make = try runProgram(Self.tool("make"), [
             "-C", Self.repository.path, "deb-package", "BIN=\(trackee)", "SYNC_BIN=\(sync)", "DAEMON_BIN=\(daemon)",
-            "DEB=\(deb)", "DEB_WORK=\(work.appendingPathComponent("tree").path)",
+            "REPORT_BIN=\(report)", "DEB=\(deb)", "DEB_WORK=\(work.appendingPathComponent("tree").path)",
         ], environment: environment.merging(["HOME": work.path]) { $1 }, in: work)
         try #require(make.status == 0, "make deb-package → \(make.status)\n\(make.stdout)\(make.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("tree").path), "make deb-package left its tree")
@@ -123,12 +125,13 @@ import TrackeeTestSupport
         let fields = try Self.run(Self.tool("dpkg-deb"), ["--field", deb, "Package", "Version", "Architecture", "Section"], in: work)
         let architecture = try Self.run(Self.tool("dpkg"), ["--print-architecture"], in: work).stdout
         #expect(fields.stdout == "Package: trackee\nVersion: \(versionNumber)\nArchitecture: \(architecture)Section: utils\n")
-        // Depends is what the binaries load: trackee-sync libcurl, all of
-        // them (the debug builds) the C library; never the toolchain.
+        // Depends is what the binaries load: trackee-sync libcurl,
+        // trackee-report cairo and libxlsxwriter, all of them (the debug
+        // builds) the C library; never the toolchain.
         let depends = try Self.run(Self.tool("dpkg-deb"), ["--field", deb, "Depends"], in: work).stdout
         let dependedOn = Set(depends.split(whereSeparator: { ",|\n".contains($0) })
             .compactMap { $0.split(separator: " ").first.map(String.init) })
-        #expect(dependedOn.isSuperset(of: ["libc6", "libcurl4"]), "Depends: \(depends)")
+        #expect(dependedOn.isSuperset(of: ["libc6", "libcurl4", "libcairo2", "libxlsxwriter4"]), "Depends: \(depends)")
         #expect(!depends.contains("swift"), "Depends: \(depends)")
 
         let contents = try Self.run(Self.tool("dpkg-deb"), ["--contents", deb], in: work)
@@ -141,7 +144,7 @@ import TrackeeTestSupport
             return (String(path.dropFirst()), String(mode))
         })
         #expect(Set(modes.keys) == files)
-        #expect(modes.filter { $0.value == "-rwxr-xr-x" }.keys.sorted() == ["/usr/bin/trackee", "/usr/bin/trackee-daemon", "/usr/bin/trackee-sync"])
+        #expect(modes.filter { $0.value == "-rwxr-xr-x" }.keys.sorted() == ["/usr/bin/trackee", "/usr/bin/trackee-daemon", "/usr/bin/trackee-report", "/usr/bin/trackee-sync"])
         #expect(Set(modes.values) == ["-rwxr-xr-x", "-rw-r--r--"])
 
         // Installed with apt, which installs what it depends on first.

@@ -31,6 +31,7 @@ import TrackeeTestSupport
         "usr/bin/trackee": 0o755,
         "usr/bin/trackee-sync": 0o755,
         "usr/bin/trackee-daemon": 0o755,
+        "usr/bin/trackee-report": 0o755,
         "usr/share/man/man1/trackee.1": 0o644,
         "usr/share/man/man5/trackee-rules.5": 0o644,
         "usr/share/bash-completion/completions/trackee": 0o644,
@@ -45,20 +46,22 @@ import TrackeeTestSupport
         try #require(FileManager.default.isExecutableFile(atPath: sync), "trackee-sync is missing beside \(trackee)")
         let daemon = URL(fileURLWithPath: trackee).deletingLastPathComponent().appendingPathComponent("trackee-daemon").path
         try #require(FileManager.default.isExecutableFile(atPath: daemon), "trackee-daemon is missing beside \(trackee)")
+        let report = URL(fileURLWithPath: trackee).deletingLastPathComponent().appendingPathComponent("trackee-report").path
+        try #require(FileManager.default.isExecutableFile(atPath: report), "trackee-report is missing beside \(trackee)")
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-install-\(UUID().uuidString)")
         let destdir = work.appendingPathComponent("destdir")
         try FileManager.default.createDirectory(at: destdir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let sourcesBefore = try [trackee, sync, daemon].map(Self.sizeAndDate)
+        let sourcesBefore = try [trackee, sync, daemon, report].map(Self.sizeAndDate)
 
         let install = try Self.run(try #require(Self.make), [
             "-C", Self.repository.path, "install", "DESTDIR=\(destdir.path)", "PREFIX=/usr",
-            "BIN=\(trackee)", "SYNC_BIN=\(sync)", "DAEMON_BIN=\(daemon)",
+            "BIN=\(trackee)", "SYNC_BIN=\(sync)", "DAEMON_BIN=\(daemon)", "REPORT_BIN=\(report)",
         ], in: work)
         try #require(install.status == 0, "make install → \(install.status)\n\(install.stdout)\(install.stderr)")
 
         #expect(try Self.files(under: destdir) == Self.installed)
-        #expect(try [trackee, sync, daemon].map(Self.sizeAndDate) == sourcesBefore, "make install changed the binaries it installed from")
+        #expect(try [trackee, sync, daemon, report].map(Self.sizeAndDate) == sourcesBefore, "make install changed the binaries it installed from")
 
         // The binaries run, and lost their debug sections but not their
         // symbol table (function names in backtraces).
@@ -75,7 +78,12 @@ import TrackeeTestSupport
         let syncRun = try Self.run(bin.appendingPathComponent("trackee-sync").path, ["--version"], in: work)
         #expect(syncRun.status == 64)
         #expect(syncRun.stderr == failure("trackee-sync is run by trackee sync; use that command (see trackee(1))"))
-        for name in ["trackee", "trackee-sync", "trackee-daemon"] {
+        // trackee-report answers anything but a format and a path with its usage.
+        let reportRun = try Self.run(bin.appendingPathComponent("trackee-report").path, ["--version"], in: work)
+        #expect(reportRun.status == 64)
+        #expect(reportRun.stderr == failure("usage: trackee-report --format pdf|xlsx -o PATH, with a report's JSON on stdin"
+            + " (trackee report --format pdf|xlsx runs it; see trackee(1))"))
+        for name in ["trackee", "trackee-sync", "trackee-daemon", "trackee-report"] {
             let sections = try Self.sections(of: bin.appendingPathComponent(name).path, in: work)
             #expect(sections.filter { $0.hasPrefix(".debug") } == [], "\(name) still has debug sections")
             #expect(sections.contains(".symtab"), "\(name) lost its symbol table")
