@@ -104,6 +104,60 @@ public struct ReportSlice: Sendable, Codable, Equatable {
     public var client: String? = nil
 }
 
+/// A project as the report tells it apart: two projects may share a name
+/// (Docs of Acme and Docs of Globex), never a name and a client. Every
+/// format finds a day's slice's project by it.
+public struct ReportProjectKey: Sendable, Hashable {
+    public var name: String?
+    public var client: String?
+}
+
+extension ReportProject {
+    public var key: ReportProjectKey { ReportProjectKey(name: name, client: client) }
+}
+
+/// Where each project is in `Report.projects`: what a day's slice or a
+/// group of the project grouping is of, as every format colours it.
+public struct ReportProjectIndex: Sendable {
+    let byKey: [ReportProjectKey: Int]
+    /// By name alone, when one project has it.
+    let byName: [String?: Int]
+
+    public init(_ report: Report) {
+        var byKey: [ReportProjectKey: Int] = [:]
+        var named: [String?: [Int]] = [:]
+        for (i, project) in report.projects.enumerated() {
+            if byKey[project.key] == nil { byKey[project.key] = i }
+            named[project.name, default: []].append(i)
+        }
+        self.byKey = byKey
+        byName = named.compactMapValues { $0.count == 1 ? $0[0] : nil }
+    }
+
+    /// A slice's project by name and client; a slice without a client (as
+    /// JSON written before slices had one) by its name, when one project
+    /// has it.
+    public subscript(slice: ReportSlice) -> Int? {
+        byKey[ReportProjectKey(name: slice.name, client: slice.client)] ?? (slice.client == nil ? byName[slice.name] : nil)
+    }
+
+    /// A group of the project grouping: the project of its name; of
+    /// several, the one of the client group it is in (`--by
+    /// client,project`), else the one it is labelled as (`Docs (Acme)`);
+    /// nil when none is.
+    public func project(of group: ReportGroup, in outer: ReportGroup?, _ report: Report) -> Int? {
+        if let only = byName[group.name] { return only }
+        if let outer, report.grouping.first == .client, let i = byKey[ReportProjectKey(name: group.name, client: outer.name)] {
+            return i
+        }
+        return report.projects.indices.first { i in
+            let project = report.projects[i]
+            return project.name == group.name
+                && group.label == (project.name ?? "(no project)") + (project.client.map { " (\($0))" } ?? "")
+        }
+    }
+}
+
 public struct ReportProject: Sendable, Codable, Equatable {
     public var name: String?
     public var client: String?

@@ -130,7 +130,9 @@ public enum ReportHTML {
         // The swatch sits in the cell's padding, so a narrow column never
         // puts it on a line of its own.
         let swatch = grouping == .project
-            ? projectColor(group, outer: outer, report).map { "<span class=\"sw\" style=\"background:\($0)\"></span>" }
+            ? ReportProjectIndex(report).project(of: group, in: outer, report).map {
+                "<span class=\"sw\" style=\"background:\(HTMLText.color(report.projects[$0].color))\"></span>"
+            }
             : nil
         return "<tr class=\"g\(level)\"><th scope=\"row\"\(swatch == nil ? "" : " class=\"p\"")>\(swatch ?? "")"
             + "\(HTMLText.escaped(group.label))</th>"
@@ -142,17 +144,6 @@ public enum ReportHTML {
         "<td class=\"n\">\(totals.entries)</td><td class=\"n\">\(HTMLText.duration(totals.seconds))</td>"
             + "<td class=\"n\">\(HTMLText.duration(totals.billableSeconds))</td>"
             + (money ? "<td class=\"n\">\(totals.amountCents.map { HTMLText.money($0, currency) } ?? "")</td>" : "")
-    }
-
-    /// A project group's colour, checked: the project of its name (and of
-    /// the client group it is in, under `--by client,project`); of several
-    /// of one name, the one it is labelled as (`Docs (Acme)`); nil when
-    /// none is known.
-    static func projectColor(_ group: ReportGroup, outer: ReportGroup?, _ report: Report) -> String? {
-        var named = report.projects.filter { $0.name == group.name }
-        if named.count > 1, let outer, report.grouping.first == .client { named = named.filter { $0.client == outer.name } }
-        if named.count > 1 { named = named.filter { ReportHTMLCharts.projectLabel($0) == group.label } }
-        return named.count == 1 ? HTMLText.color(named[0].color) : nil
     }
 
     // MARK: the entries

@@ -20,7 +20,7 @@ enum ReportHTMLCharts {
     static func days(_ report: Report) -> String {
         let days = report.days
         guard !days.isEmpty else { return "" }
-        let index = projectIndex(report)
+        let index = ReportProjectIndex(report)
         let (step, ceiling) = axis(days.map(\.seconds).max() ?? 0)
         let height = top + plot + bottom
         let n = days.count
@@ -60,7 +60,7 @@ enum ReportHTMLCharts {
                 let y0 = top + plot - Double(stacked + slice.seconds) / Double(ceiling) * plot
                 let h = Double(slice.seconds) / Double(ceiling) * plot
                 stacked += slice.seconds
-                let i = index[ProjectKey(name: slice.name, client: slice.client)]
+                let i = index[slice]
                 let color = i.map { HTMLText.color(report.projects[$0].color) } ?? "#808080"
                 svg += "<rect x=\"\(x)\" y=\"\(HTMLText.fixed(y0))\" width=\"\(width)\" height=\"\(HTMLText.fixed(h))\" "
                     + "fill=\"\(color)\" data-day=\"\(date)\" data-project=\"\(i.map(String.init) ?? "")\" "
@@ -138,22 +138,6 @@ enum ReportHTMLCharts {
     /// `Docs (Acme)`, `(no project)`.
     static func projectLabel(_ project: ReportProject) -> String {
         (project.name ?? "(no project)") + (project.client.map { " (\($0))" } ?? "")
-    }
-
-    /// A project as a day's slice names it: two projects may share a name.
-    struct ProjectKey: Hashable {
-        var name: String?
-        var client: String?
-    }
-
-    /// Each project's index in `Report.projects`, by name and client.
-    static func projectIndex(_ report: Report) -> [ProjectKey: Int] {
-        var index: [ProjectKey: Int] = [:]
-        for (i, project) in report.projects.enumerated() {
-            let key = ProjectKey(name: project.name, client: project.client)
-            if index[key] == nil { index[key] = i }
-        }
-        return index
     }
 
     /// One bar of a share chart.

@@ -32,7 +32,9 @@ struct PDFReport {
 
     let report: Report
     let canvas: PDFCanvas
-    let colors: [String?: RGB]
+    /// Each project's, in `Report.projects`' order, found through `projectIndex`.
+    let colors: [RGB]
+    let projectIndex: ReportProjectIndex
     let margin = 40.0
     var page = 1
     var y: Double
@@ -41,6 +43,7 @@ struct PDFReport {
         self.report = report
         self.canvas = canvas
         colors = ReportText.colors(report)
+        projectIndex = ReportProjectIndex(report)
         y = margin
     }
 
@@ -166,13 +169,18 @@ struct PDFReport {
     /// A group's bar, in pieces: by project when its own or its second
     /// level is the project and the pieces add up to it.
     func segments(_ group: ReportGroup) -> [(Int64, RGB)] {
-        if report.grouping.first == .project { return [(group.totals.seconds, colors[group.name] ?? .neutral)] }
+        if report.grouping.first == .project { return [(group.totals.seconds, color(of: group, in: nil))] }
         if report.grouping.dropFirst().first == .project, !group.groups.isEmpty,
            group.groups.reduce(0, { $0 + $1.totals.seconds }) == group.totals.seconds
         {
-            return group.groups.map { ($0.totals.seconds, colors[$0.name] ?? .neutral) }
+            return group.groups.map { ($0.totals.seconds, color(of: $0, in: group)) }
         }
         return [(group.totals.seconds, .neutral)]
+    }
+
+    /// A project group's colour (`ReportProjectIndex.project(of:in:)`).
+    func color(of group: ReportGroup, in outer: ReportGroup?) -> RGB {
+        projectIndex.project(of: group, in: outer, report).map { colors[$0] } ?? .neutral
     }
 
     /// A stacked bar per day by project, with hour lines and a legend.
@@ -202,7 +210,7 @@ struct PDFReport {
             for slice in day.projects {
                 let h = chartHeight * Double(slice.seconds) / scale
                 barTop -= h
-                canvas.fill(x: x, y: barTop, width: barWidth, height: h, color: colors[slice.name] ?? .neutral)
+                canvas.fill(x: x, y: barTop, width: barWidth, height: h, color: projectIndex[slice].map { colors[$0] } ?? .neutral)
             }
             if let label = dayLabel(day.date, index: index, count: count) {
                 canvas.text(label, x: x0 + slot * Double(index) + slot / 2 - canvas.width(label) / 2, y: base + 10,
@@ -234,7 +242,7 @@ struct PDFReport {
         canvas.font(size: 8)
         var x = margin
         room(14)
-        for project in report.projects {
+        for (index, project) in report.projects.enumerated() {
             let text = canvas.fit("\(ReportText.projectName(project.name)) \(ReportText.duration(project.seconds))", 220)
             let width = 14 + canvas.width(text) + 14
             if x + width > margin + contentWidth, x > margin {
@@ -243,7 +251,7 @@ struct PDFReport {
                 room(14)
                 canvas.font(size: 8)
             }
-            canvas.fill(x: x, y: y + 2, width: 9, height: 9, color: colors[project.name] ?? .neutral)
+            canvas.fill(x: x, y: y + 2, width: 9, height: 9, color: colors[index])
             canvas.text(text, x: x + 13, y: y + 10)
             x += width
         }

@@ -60,13 +60,9 @@ enum ReportText {
     /// A project's name as a reader sees it.
     static func projectName(_ name: String?) -> String { name ?? "(no project)" }
 
-    /// Each project's colour by name (nil: no project), from `Report.projects`.
-    static func colors(_ report: Report) -> [String?: RGB] {
-        var colors: [String?: RGB] = [:]
-        for project in report.projects where colors[project.name] == nil {
-            colors[project.name] = RGB(hex: project.color) ?? .neutral
-        }
-        return colors
+    /// Each project's colour, in `Report.projects`' order.
+    static func colors(_ report: Report) -> [RGB] {
+        report.projects.map { RGB(hex: $0.color) ?? .neutral }
     }
 }
 

@@ -170,9 +170,8 @@ struct XLSXReport {
         let duration = metrics[0]
         book.text(sheet, 0, 0, "Date", .header)
         book.text(sheet, 0, 1, "Total", .header)
-        var columnOf: [String?: Int] = [:]
+        let projectIndex = ReportProjectIndex(report)
         for (index, project) in report.projects.enumerated() {
-            columnOf[project.name] = 2 + index
             book.text(sheet, 0, 2 + index, ReportText.projectName(project.name),
                       .headerFill((RGB(hex: project.color) ?? .neutral).packed))
         }
@@ -183,7 +182,7 @@ struct XLSXReport {
             if let date = WallTime(day.date) { book.number(sheet, row, 0, date.excelSerial, .date) } else { book.text(sheet, row, 0, day.date) }
             var slices = Array(repeating: Int64?.none, count: report.projects.count)
             for slice in day.projects {
-                guard let column = columnOf[slice.name] else { continue }
+                guard let column = projectIndex[slice].map({ 2 + $0 }) else { continue }
                 slices[column - 2] = (slices[column - 2] ?? 0) + slice.seconds
             }
             for (p, seconds) in slices.enumerated() {
