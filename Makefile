@@ -150,6 +150,8 @@ bench: build
 	@bench/import/run.sh $(BIN)
 	@echo "== sync: pushing 10,000 queued entries to a local Clockify fake that answers at once"
 	@bench/sync/run.sh $(BIN)
+	@echo "== reports: trackee report over 10,000 entries in the terminal and as HTML, beside timew summary and timew week (targets: 50 ms and 200 ms)"
+	@bench/report-terminal.sh $(BIN) | tee bench/out/report-terminal.md
 	@echo "== report files: trackee-report writing a year of 10,000 entries as PDF and XLSX, detailed and summary (target: 1 s each)"
 	@scripts/install-deps.sh fonts-dejavu-core
 	@python3 bench/report-files.py $(REPORT_BIN) | tee bench/out/report-files.md
