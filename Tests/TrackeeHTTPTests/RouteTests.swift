@@ -215,7 +215,40 @@ import TrackeeTestSupport
         #expect(document["openapi"].string?.hasPrefix("3.1") == true)
         #expect(document["paths"].keys == [
             "/v1/cancel", "/v1/entries", "/v1/events", "/v1/events/stream", "/v1/focus", "/v1/openapi.json",
-            "/v1/owntracks", "/v1/start", "/v1/status", "/v1/stop",
+            "/v1/owntracks", "/v1/reports/detailed", "/v1/reports/summary", "/v1/reports/weekly", "/v1/start", "/v1/status",
+            "/v1/stop",
         ])
+    }
+
+    /// The daemon's reports: JSON equal to `trackee report --json`, and a
+    /// PDF and a workbook that `trackee-report` beside it wrote.
+    @Test func reportsAreTheCommandsAndPDFAndXLSXComeFromTrackeeReport() async throws {
+        let d = try await ServingDaemon.start()
+        defer { d.stop() }
+        let dashboard = try d.token("dashboard", scopes: "read")
+        #expect(try d.run("add", "-p", "Docs", "--from", "2026-11-16T09:00:00Z", "--to", "2026-11-16T11:30:00Z").status == 0)
+        #expect(try d.run("add", "-p", "Mail", "--from", "2026-11-17T08:00:00Z", "--to", "2026-11-17T08:45:00Z").status == 0)
+        let json = try await d.curl("GET", "/v1/reports/summary?from=2026-11-16T00:00:00Z&to=2026-11-23T00:00:00Z", token: dashboard)
+        #expect(json.status == 200, "\(json)")
+        let cli = try d.run("report", "--from", "2026-11-16T00:00:00Z", "--to", "2026-11-23T00:00:00Z", "--json")
+        let served = try json.json()
+        let printed = try JSONDecoder().decode(JSONValue.self, from: Data(cli.stdout.utf8))
+        // Made a moment apart: all else is the same.
+        guard case .object(var servedFields) = served, case .object(var printedFields) = printed else {
+            Issue.record("not objects: \(json) \(cli.stdout)")
+            return
+        }
+        #expect(servedFields.removeValue(forKey: "generated_at") != nil)
+        #expect(printedFields.removeValue(forKey: "generated_at") != nil)
+        #expect(servedFields == printedFields)
+        #expect(served["total"]["seconds"] == 11_700)
+        let pdf = try await d.curl("GET", "/v1/reports/summary?format=pdf", token: dashboard)
+        #expect(pdf.status == 200, "\(pdf)")
+        #expect(pdf.header("Content-Type") == "application/pdf")
+        #expect(pdf.body.prefix(5) == Data("%PDF-".utf8))
+        let xlsx = try await d.curl("GET", "/v1/reports/weekly", token: dashboard,
+                                    headers: ["Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"])
+        #expect(xlsx.status == 200, "\(xlsx)")
+        #expect(xlsx.body.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
     }
 }

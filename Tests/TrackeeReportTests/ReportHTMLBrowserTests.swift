@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackeeCore
 import TrackeeReport
 import TrackeeTestSupport
 
@@ -14,7 +15,9 @@ import TrackeeTestSupport
 ///
 /// With TRACKEE_REPORT_SCREENSHOTS set to a folder, the realistic week's
 /// screenshots are copied there as report-html.png (1280 wide) and
-/// report-html-375.png: `docs/` holds the ones README shows.
+/// report-html-375.png, with the week as JSON and as terminal text for
+/// the other formats' pictures (scripts/report-screenshots.sh makes all
+/// of docs/'s).
 @Suite(.enabled(if: BrowserTools.missing == nil, Comment(rawValue: BrowserTools.missing ?? "")))
 struct ReportHTMLBrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -161,6 +164,12 @@ struct ReportHTMLBrowserTests {
                 try? FileManager.default.removeItem(at: target)
                 try FileManager.default.copyItem(atPath: work.path + "/" + from, toPath: target.path)
             }
+            // The same week for scripts/report-screenshots.sh's other formats.
+            let out = URL(fileURLWithPath: folder)
+            try ReportFixture.week(.summary).json().write(to: out.appendingPathComponent("week-summary.json"))
+            try ReportFixture.week(.weekly).json().write(to: out.appendingPathComponent("week-weekly.json"))
+            let text = ReportText(ReportFixture.week(.summary), width: 92, style: TextStyle(color: true)).lines()
+            try Data((text.joined(separator: "\n") + "\n").utf8).write(to: out.appendingPathComponent("week-terminal.ansi"))
         }
     }
 }
