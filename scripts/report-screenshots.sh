@@ -4,7 +4,7 @@
 #   report-terminal.png  the terminal summary, colours as a terminal shows them
 #   report-html.png, report-html-375.png  the HTML page at 1280 and 375 px
 #   report-pdf.png       the PDF's first page (pdftoppm)
-#   report-xlsx.png      the workbook's first sheet, as LibreOffice prints it
+#   report-xlsx.png      the workbook's Week sheet, as LibreOffice prints it
 # The browser test writes the HTML screenshots, the week's JSON and its
 # terminal text (TRACKEE_REPORT_SCREENSHOTS); trackee-report writes the PDF
 # and the workbook. Needs the debug build with tests (make test),
@@ -26,7 +26,8 @@ pdftoppm -png -r 100 -f 1 -l 1 -singlefile "$work/report.pdf" docs/report-pdf
 
 "$tool" --format xlsx -o "$work/sheet.xlsx" <"$work/week-weekly.json"
 HOME="$work" soffice --headless --convert-to pdf --outdir "$work" "$work/sheet.xlsx" >/dev/null 2>&1
-pdftoppm -png -r 100 -f 1 -l 1 -singlefile "$work/sheet.pdf" docs/report-xlsx
+# Page 2 is the Week sheet (page 1 the Report sheet); its top, where the grid is.
+pdftoppm -png -r 130 -f 2 -l 2 -singlefile -x 80 -y 80 -W 920 -H 145 "$work/sheet.pdf" docs/report-xlsx
 
 # The terminal's text with its colours, drawn as a terminal would: white
 # on a dark background, each SGR colour as its 24-bit value.

@@ -37,12 +37,15 @@ final class XLSXBook {
         if let workbook { lxw_workbook_free(workbook) }
     }
 
-    /// Adds a sheet named `name`; returns its number.
+    /// Adds a sheet named `name`, printed on A4 as wide as one page;
+    /// returns its number.
     func sheet(_ name: String) -> Int {
         guard let workbook, let sheet = workbook_add_worksheet(workbook, name) else {
             failure = failure ?? "cannot add the sheet \(name)"
             return -1
         }
+        worksheet_set_paper(sheet, 9)
+        worksheet_fit_to_pages(sheet, 1, 0)
         sheets.append(sheet)
         return sheets.count - 1
     }
