@@ -194,6 +194,8 @@ private struct Tally {
         projects[project, default: (Counted(), entry.billable)].counted.add(entry, rounded)
         clients[entry.client, default: Counted()].add(entry, rounded)
         let levels = request.grouping
+        // Only a detailed report lists its groups' entries.
+        let id = request.kind == .detailed ? String(entry.id) : nil
         for (day, part) in pieces {
             dayTotals[day] += part
             dayProjects[day][project, default: 0] += part
@@ -202,13 +204,13 @@ private struct Tally {
                 node.counted.add(entry, part)
                 node.byDay[day] += part
                 guard levels.count > 1 else {
-                    if node.entryIDs.last != String(entry.id) { node.entryIDs.append(String(entry.id)) }
+                    if let id, node.entryIDs.last != id { node.entryIDs.append(id) }
                     continue
                 }
                 for inner in keys(levels[1], entry, dates[day]) {
                     let leaf = node.child(inner, days: 0)
                     leaf.counted.add(entry, part)
-                    if leaf.entryIDs.last != String(entry.id) { leaf.entryIDs.append(String(entry.id)) }
+                    if let id, leaf.entryIDs.last != id { leaf.entryIDs.append(id) }
                 }
             }
         }

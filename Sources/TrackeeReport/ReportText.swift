@@ -250,30 +250,36 @@ public struct ReportText {
     /// The line cut to `width` visible columns; escape sequences take none,
     /// and a cut inside colour ends it.
     func clip(_ line: String) -> String {
-        var out = ""
+        // Most lines fit: a line of no more bytes than columns cannot be wider.
+        if line.utf8.count <= width { return line }
+        // By Unicode scalar, not by Character: the block characters and
+        // the escape sequences are single scalars, and grapheme breaking
+        // was most of a long report's drawing.
+        var out = String.UnicodeScalarView()
         var visible = 0
         var escape = false
         var cut = false
-        for ch in line {
+        for scalar in line.unicodeScalars {
             if escape {
-                out.append(ch)
-                if ch.isLetter { escape = false }
+                out.append(scalar)
+                if scalar.properties.isAlphabetic { escape = false }
                 continue
             }
-            if ch == "\u{1B}" {
+            if scalar == "\u{1B}" {
                 escape = true
-                out.append(ch)
+                out.append(scalar)
                 continue
             }
             if visible == width {
                 cut = true
                 continue
             }
-            out.append(ch)
+            out.append(scalar)
             visible += 1
         }
-        if cut && style.color { out += "\u{1B}[0m" }
-        return out
+        var clipped = String(out)
+        if cut && style.color { clipped += "\u{1B}[0m" }
+        return clipped
     }
 }
 
