@@ -45,7 +45,7 @@ deps:
 	@scripts/install-deps.sh
 
 build: build-trackee
-	@scripts/install-deps.sh postgresql-server-dev-15 libssl-dev
+	@scripts/install-deps.sh postgresql-server-dev-15 libssl-dev libcairo2-dev libxlsxwriter-dev
 	$(SWIFT) build $(RELEASE_FLAGS) $(PQ_STATIC) --product trackee-daemon
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-sync --product trackee-sync
 	cp .build-sync/release/trackee-sync $(SYNC_BIN)
@@ -93,7 +93,8 @@ demo: deps
 # pdfinfo and pdftotext read it printed).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
 	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv \
-	poppler-utils python3-openpyxl fonts-dejavu-core chromium chromium-driver python3-selenium python3-pil
+	poppler-utils python3-openpyxl fonts-dejavu-core chromium chromium-driver python3-selenium python3-pil \
+	libcairo2-dev libxlsxwriter-dev
 WATSON_VENV = .build-watson/venv
 # The leak check is a release build of its own (only TrackeeCore and
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.

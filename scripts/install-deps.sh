@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -eu
-packages="libsqlite3-dev libical-dev libcurl4-openssl-dev libdbus-1-dev libpq-dev libcairo2-dev libxlsxwriter-dev pkg-config tzdata binutils $*"
+packages="libsqlite3-dev libical-dev libcurl4-openssl-dev libdbus-1-dev libpq-dev pkg-config tzdata binutils $*"
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
