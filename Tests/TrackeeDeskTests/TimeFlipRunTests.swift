@@ -318,9 +318,9 @@ extension DeskBusSuites {
                 #expect(try run.firings() == [])
                 try "123456\n".write(to: Self.passwordFile(run), atomically: true, encoding: .utf8)
                 chmod(Self.passwordFile(run).path, 0o600)
-                try cube.call("DropConnection")
+                // The file is read again every 10 s: the new password is
+                // written once, on the connection as it is, and accepted.
                 #expect(await connected(run), "\(run.log)")
-                // The new file is written once, on the new connection, and accepted.
                 #expect(try passwords(cube) == ["000000", "123456"])
                 let live = nextSecond()
                 try cube.flip(2, at: .init(seconds: live))
