@@ -30,6 +30,8 @@ import time
 
 import dbus
 
+import busbench
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "..", "Tests", "Servers", "fake_timeflip_bluez.py")
 CUBE = "0C:61:CF:C7:77:71"
@@ -42,38 +44,8 @@ RULES = """rules:
 """
 
 
-def bus_config(directory):
-    path = os.path.join(directory, "bus.conf")
-    with open(path, "w") as f:
-        f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={directory}/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-""")
-    return path
-
-
 def wait_for(predicate, seconds, what):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.0002)
-    raise SystemExit(f"bench/cube.py: {what} did not happen within {seconds} s")
-
-
-def percentile(values, p):
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))
-    return ordered[index]
+    busbench.wait_for(predicate, seconds, what, "bench/cube.py", 0.0002)
 
 
 def main():
@@ -87,7 +59,7 @@ def main():
     processes = []
     try:
         daemon = subprocess.Popen(
-            ["dbus-daemon", "--config-file", bus_config(directory), "--nofork", "--print-address"],
+            ["dbus-daemon", "--config-file", busbench.bus_config(directory), "--nofork", "--print-address"],
             stdout=subprocess.PIPE, text=True)
         processes.append(daemon)
         address = daemon.stdout.readline().strip()
@@ -190,7 +162,7 @@ def main():
         print(f"| idle CPU over {wall:.0f} s, the cube connected | "
               f"{cpu_used * 1000:.1f} ms = {cpu_used / wall * 100:.4f} % | ≤ 0.1 % |")
         print(f"| a flip → its start or stop committed, p50 / p99 / max of {len(latencies)} | "
-              f"{percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} / {max(latencies):.1f} ms | p99 ≤ 20 ms |")
+              f"{busbench.percentile(latencies, 50):.1f} / {busbench.percentile(latencies, 99):.1f} / {max(latencies):.1f} ms | p99 ≤ 20 ms |")
     finally:
         for process in reversed(processes):
             if process.poll() is None:
