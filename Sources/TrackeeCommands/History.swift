@@ -9,9 +9,10 @@ extension Trackee {
             commandName: "history",
             abstract: "List the intents applied (start, stop, cancel), newest first: why a timer started or stopped.",
             discussion: """
-                One line per intent: its number, when it took effect, its source (cli, or rule:ID \
-                with the trigger that fired it), the action and its parameters, the outcome, and \
-                the entry it touched. A call whose key was applied before says so. Page back with \
+                One line per intent: its number, when it took effect, its source (cli, stdin, \
+                rule:ID with the trigger that fired it, http:DEVICE for a device of the HTTP API, \
+                web:DEVICE for the web page signed in with that token), the action and its \
+                parameters, the outcome, and the entry it touched. A call whose key was applied before says so. Page back with \
                 the --before value printed at the end.
                 """)
 
@@ -23,7 +24,7 @@ extension Trackee {
         @Option(help: "Show intents older than this number (from an earlier page).")
         var before: Int64?
 
-        @Option(help: "Only intents from this source: cli, rule:ID, or rule for every rule.")
+        @Option(help: "Only intents from this source: cli, stdin, rule:ID, http:DEVICE, web:DEVICE, or rule, http or web for every one of that kind.")
         var source: String?
 
         func validate() throws {

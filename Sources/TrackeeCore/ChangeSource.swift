@@ -1,6 +1,7 @@
 /// Who asked for a change to the store: a command typed by someone, a
 /// rule's firing, an event line on the daemon's standard input, a device
-/// over HTTP, or a simulation. Intents, focus changes and the entries they
+/// over HTTP, someone signed in on the web page, an import, or a
+/// simulation. Intents, focus changes and the entries they
 /// start carry one.
 ///
 /// The store keeps it as text (``storedText``), the form every release
@@ -8,6 +9,7 @@
 ///
 ///     ChangeSource(storedText: "rule:office-hours")  // .rule("office-hours")
 ///     ChangeSource.http(device: "phone").storedText  // "http:phone"
+///     ChangeSource.web(device: "phone").storedText   // "web:phone"
 public enum ChangeSource: Sendable, Hashable {
     /// A `trackee` command.
     case cli
@@ -17,6 +19,9 @@ public enum ChangeSource: Sendable, Hashable {
     case stdin
     /// A device of the HTTP API, by its name.
     case http(device: String)
+    /// The web page that `trackee run` serves, signed in with the token of
+    /// this name.
+    case web(device: String)
     /// `trackee simulate`, on its throwaway store.
     case simulate
     /// `trackee import`, from another tracker's data, by the format's
@@ -24,10 +29,10 @@ public enum ChangeSource: Sendable, Hashable {
     case imported(format: String)
 
     /// The sources without a name of their own, and the prefix of those
-    /// with one (`rule`, `http`), as `--source` filters and the store name
-    /// them.
+    /// with one (`rule`, `http`, `web`, `import`), as `--source` filters
+    /// and the store name them.
     public enum Kind: String, Sendable, CaseIterable {
-        case cli, rule, stdin, http, simulate
+        case cli, rule, stdin, http, web, simulate
         case imported = "import"
     }
 
@@ -37,6 +42,7 @@ public enum ChangeSource: Sendable, Hashable {
         case .rule: .rule
         case .stdin: .stdin
         case .http: .http
+        case .web: .web
         case .simulate: .simulate
         case .imported: .imported
         }
@@ -45,19 +51,25 @@ public enum ChangeSource: Sendable, Hashable {
     /// Whether text stored for this kind names one of many (a rule, a
     /// device, a format) after `KIND:`, rather than being the kind's name
     /// alone.
-    public static func isNamed(_ kind: Kind) -> Bool { kind == .rule || kind == .http || kind == .imported }
+    public static func isNamed(_ kind: Kind) -> Bool {
+        switch kind {
+        case .rule, .http, .web, .imported: true
+        case .cli, .stdin, .simulate: false
+        }
+    }
 
     /// The text the store keeps for a named kind's sources before the name:
     /// `rule:`.
     public static func storedPrefix(_ kind: Kind) -> String { kind.rawValue + ":" }
 
-    /// `cli`, `rule:ID`, `stdin`, `http:DEVICE`, `simulate` or
-    /// `import:FORMAT`.
+    /// `cli`, `rule:ID`, `stdin`, `http:DEVICE`, `web:DEVICE`, `simulate`
+    /// or `import:FORMAT`.
     public var storedText: String {
         switch self {
         case .cli, .stdin, .simulate: kind.rawValue
         case .rule(let id): Self.storedPrefix(.rule) + id
         case .http(let device): Self.storedPrefix(.http) + device
+        case .web(let device): Self.storedPrefix(.web) + device
         case .imported(let format): Self.storedPrefix(.imported) + format
         }
     }
@@ -70,7 +82,7 @@ public enum ChangeSource: Sendable, Hashable {
             case .cli: self = .cli
             case .stdin: self = .stdin
             case .simulate: self = .simulate
-            case .rule, .http, .imported, nil: return nil
+            case .rule, .http, .web, .imported, nil: return nil
             }
             return
         }
@@ -79,6 +91,7 @@ public enum ChangeSource: Sendable, Hashable {
         switch Kind(rawValue: String(text[..<colon])) {
         case .rule: self = .rule(name)
         case .http: self = .http(device: name)
+        case .web: self = .web(device: name)
         case .imported: self = .imported(format: name)
         case .cli, .stdin, .simulate, nil: return nil
         }

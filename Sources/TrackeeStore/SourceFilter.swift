@@ -5,11 +5,13 @@ import TrackeeCore
 public enum SourceFilter: Sendable, Equatable {
     /// This one source.
     case exactly(ChangeSource)
-    /// Every source of a kind: every rule, every device.
+    /// Every source of a kind: every rule, every device of the HTTP API,
+    /// every token signed in on the web page.
     case every(ChangeSource.Kind)
 
-    /// `cli`, `rule:ID`, or a kind's name alone for every source of that
-    /// kind (`rule`); nil for text no source has.
+    /// `cli`, `rule:ID`, `web:DEVICE`, or a named kind's name alone for
+    /// every source of that kind (`rule`, `http`, `web`, `import`); nil for
+    /// text no source has.
     public init?(_ text: String) {
         if let kind = ChangeSource.Kind(rawValue: text), ChangeSource.isNamed(kind) {
             self = .every(kind)

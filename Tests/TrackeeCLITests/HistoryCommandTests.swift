@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TrackeeTestSupport
 
@@ -59,6 +60,45 @@ import TrackeeTestSupport
         let empty = try t.run("history", "--source", " ")
         #expect(empty.status == 64)
         #expect(empty.stderr.contains("--source is empty"))
+    }
+
+    /// The web page's intents carry `web:` and the token's name, as the
+    /// HTTP API's carry `http:`; the page writes them, so here two of the
+    /// morning's intents are given those sources directly.
+    @Test func theWebPagesSourceShowsAndFilters() throws {
+        let t = try Self.morning()
+        let queue = try DatabaseQueue(path: t.storePath)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE intent_log SET source = 'web:phone' WHERE id = 3")
+            try db.execute(sql: "UPDATE intent_log SET source = 'http:phone' WHERE id = 1")
+        }
+        try queue.close()
+        #expect(try t.run("history", "--source", "web:phone").lines == [
+            "#3  2026-11-23 09:40  web:phone  start Docs  switched #3",
+        ])
+        #expect(try t.run("history", "--source", "web").lines == [
+            "#3  2026-11-23 09:40  web:phone  start Docs  switched #3",
+        ])
+        #expect(try t.run("history", "--source", "http").lines == [
+            "#1  2026-11-23 09:00  http:phone  start Docs · user guide · #writing  started #1",
+        ])
+        #expect(try t.run("history", "--source", "web:tablet").lines == ["no intents from web:tablet"])
+        #expect(try t.run("history", "--source", "cli").lines == [
+            "#4  2026-11-23 09:41  cli  start Docs  applied before (key \"k1\", as #3: switched) #3",
+        ])
+        #expect(try t.run("history", "--limit", "3").lines == [
+            "#5  2026-11-23 09:50  rule:deep-stop  stop  stopped #3  (focus deep on)",
+            "#4  2026-11-23 09:41  cli  start Docs  applied before (key \"k1\", as #3: switched) #3",
+            "#3  2026-11-23 09:40  web:phone  start Docs  switched #3",
+            "older: trackee history --before 3",
+        ])
+        let json = try t.run("history", "--json", "--source", "web:phone").json()
+        #expect(json == (try parsedJSON("""
+            {"intents": [
+              {"action": "start", "applied": "2026-11-23T09:40:00+01:00", "entry": 3, "id": 3, "key": "k1",
+               "outcome": "switched", "parameters": {"description": "", "project": "Docs", "tags": []}, "previous_entry": 2,
+               "replayed": false, "source": "web:phone", "time": "2026-11-23T09:40:00+01:00"}]}
+            """)))
     }
 
     @Test func jsonHasEveryField() throws {

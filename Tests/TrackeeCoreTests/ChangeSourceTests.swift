@@ -6,13 +6,15 @@ import TrackeeCore
     @Test(arguments: [
         ("cli", ChangeSource.cli), ("rule:office-hours", .rule("office-hours")), ("stdin", .stdin),
         ("simulate", .simulate), ("http:phone", .http(device: "phone")), ("rule:a:b", .rule("a:b")),
+        ("web:phone", .web(device: "phone")), ("import:toggl", .imported(format: "toggl")),
     ])
     func storedTextReadsBack(text: String, source: ChangeSource) {
         #expect(ChangeSource(storedText: text) == source)
         #expect(source.storedText == text)
     }
 
-    @Test(arguments: ["", "rule", "rule:", "http", "http:", "test", "CLI", "cli:x", "stdin:1795425600:on:deep"])
+    @Test(arguments: ["", "rule", "rule:", "http", "http:", "web", "web:", "WEB:phone", "test", "CLI", "cli:x",
+                      "stdin:1795425600:on:deep"])
     func otherTextIsNoSource(text: String) {
         #expect(ChangeSource(storedText: text) == nil)
     }
@@ -21,6 +23,13 @@ import TrackeeCore
         #expect(ChangeSource.rule("deep").rule == "deep")
         #expect(ChangeSource.stdin.rule == nil)
         #expect(ChangeSource.storedPrefix(.rule) == "rule:")
+    }
+
+    @Test func theWebPageIsANamedKindLikeHTTP() {
+        #expect(ChangeSource.web(device: "phone").kind == .web)
+        #expect(ChangeSource.storedPrefix(.web) == "web:")
+        #expect(ChangeSource.Kind.allCases.filter(ChangeSource.isNamed) == [.rule, .http, .web, .imported])
+        #expect(ChangeSource.web(device: "phone") != .http(device: "phone"))
     }
 
     @Test func aFiringKeyBuildsTheLedgerAndIntentKeys() {
