@@ -6,7 +6,7 @@ import GRDB
 enum Schema {
     /// Written to `PRAGMA user_version` by the last migration, so opening an
     /// up-to-date store costs one header read instead of a migrator check.
-    static let version = 22
+    static let version = 23
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -327,6 +327,9 @@ enum Schema {
         }
         migrator.registerMigration("v22-desk-cursor") { db in
             try Schema.deskCursor(db)
+        }
+        migrator.registerMigration("v23-web-sessions") { db in
+            try Schema.webSessions(db)
         }
         return migrator
     }

@@ -20,11 +20,7 @@ extension Store {
     /// ```
     public func addToken(name: String, scopes: [TokenScope], now: Instant) throws -> String {
         guard APIToken.isValidName(name) else { throw StoreError.invalidTokenName(name) }
-        // The standard library's generator is the kernel's getrandom(2) on
-        // Linux: cryptographically secure, and no C in this module.
-        var random = SystemRandomNumberGenerator()
-        let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: random.next() as UInt64) { Array($0) } }
-        let secret = "trk_" + base64url(bytes)
+        let secret = Self.newSecret(prefix: "trk_")
         try write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM api_token WHERE name = ?", arguments: [name]) == true {
                 throw StoreError.tokenExists(name)
@@ -44,13 +40,26 @@ extension Store {
         }
     }
 
-    /// Revokes the token `name` at `now`; false when there is no such token
-    /// or it was revoked already (its first revocation time is kept).
+    /// Revokes the token `name` at `now`, ending its web sessions; false
+    /// when there is no such token or it was revoked already (its first
+    /// revocation time is kept).
     public func revokeToken(name: String, now: Instant) throws -> Bool {
+        try revoke(token: name, now: now) != nil
+    }
+
+    /// Revokes the token `name` at `now` and ends (deletes) its web
+    /// sessions in the same transaction, so none outlives it: how many of
+    /// them had not expired yet, or nil when there is no such token or it
+    /// was revoked already (its first revocation time is kept).
+    public func revoke(token name: String, now: Instant) throws -> Int? {
         try write { db in
             try db.execute(sql: "UPDATE api_token SET revoked = ? WHERE name = ? AND revoked IS NULL",
                            arguments: [now.seconds, name])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return nil }
+            let live = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM web_session WHERE token = ? AND expires > ?", arguments: [name, now.seconds])
+            try db.execute(sql: "DELETE FROM web_session WHERE token = ?", arguments: [name])
+            return live ?? 0
         }
     }
 
@@ -78,7 +87,7 @@ extension Store {
         guard let found, constantTimeEquals(Array((found[5] as String).utf8), Array(hash.utf8)) else { return nil }
         var token = Self.token(found)
         guard token.revoked == nil else { return nil }
-        if let last = token.lastUsed, now - last < Self.lastUsedResolution { return token }
+        if Self.isRecorded(token.lastUsed, at: now) { return token }
         // The revocation is checked again in the write: a `tokens revoke`
         // between the read and here wins.
         let recorded = try write { db in
@@ -91,7 +100,25 @@ extension Store {
         return token
     }
 
-    private static func token(_ row: Row) -> APIToken {
+    /// Whether a use at `now` is recorded already by `lastUsed`, to the
+    /// resolution: a use less than ``lastUsedResolution`` before it.
+    static func isRecorded(_ lastUsed: Instant?, at now: Instant) -> Bool {
+        lastUsed.map { now - $0 < lastUsedResolution } ?? false
+    }
+
+    /// A new secret, `prefix` and 43 characters of unpadded base64url: 32
+    /// bytes from the kernel's random source.
+    static func newSecret(prefix: String) -> String {
+        // The standard library's generator is the kernel's getrandom(2) on
+        // Linux: cryptographically secure, and no C in this module.
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: random.next() as UInt64) { Array($0) } }
+        return prefix + base64url(bytes)
+    }
+
+    /// A token from the columns name, scopes, created, last_used and
+    /// revoked, the row's first five.
+    static func token(_ row: Row) -> APIToken {
         let names = (row[1] as String).split(separator: ",")
         return APIToken(
             name: row[0], scopes: TokenScope.ordered(names.compactMap { TokenScope(rawValue: String($0)) }),

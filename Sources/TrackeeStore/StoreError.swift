@@ -50,6 +50,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case tokenExists(String)
     /// A token name outside 1–64 of `A-Z a-z 0-9 . _ -`.
     case invalidTokenName(String)
+    /// A name no token has.
+    case unknownToken(String)
+    /// A sign-in on the web page with a token revoked since it was checked.
+    case tokenRevoked(String)
     /// The store joined the hub under one device name; the settings now
     /// give another.
     case hubDeviceRenamed(joined: String, settings: String)
@@ -123,6 +127,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "a token named \"\(name)\" exists already (revoked tokens keep their names); choose another name"
         case let .invalidTokenName(name):
             return "token name \"\(name)\" is not 1 to 64 letters, digits, dots, underscores or hyphens; choose a name such as phone or home-assistant"
+        case let .unknownToken(name):
+            return "no token named \"\(name)\"; `trackee tokens list` lists them"
+        case let .tokenRevoked(name):
+            return "token \"\(name)\" is revoked; it cannot sign in"
         case let .hubDeviceRenamed(joined, settings):
             return "this store joined the hub as device \(joined), and the settings now name it \(settings); "
                 + "set hub.device back to \(joined) (the ids of its rows carry that device's number)"

@@ -104,21 +104,26 @@ import TrackeeCore
     }
 
     /// Every value of every table, and every byte of every file the store
-    /// has (database, WAL, shared memory), holds the token's hash but not
-    /// the token.
+    /// has (database, WAL, shared memory), holds the hashes of a token and
+    /// of a web page session but neither secret.
     @Test func theStoreHoldsNoSecret() throws {
         let t = try TemporaryStore()
         let secret = try t.store.addToken(name: "phone", scopes: TokenScope.allCases, now: nine)
         _ = try t.store.authenticate(secret: secret, now: at(minutes: 5))
         _ = try t.store.apply(start("Docs", at: at(minutes: 6)), now: at(minutes: 6))
+        _ = try t.store.addToken(name: "laptop", scopes: [.read], now: nine)
+        let session = try t.store.startSession(token: "laptop", now: at(minutes: 6), lifetime: 3600)
+        _ = try t.store.session(secretHash: SHA256.hex(session.utf8), now: at(minutes: 8))
         #expect(try t.store.revokeToken(name: "phone", now: at(minutes: 7)))
         let hash = SHA256.hex(secret.utf8)
         let body = String(secret.dropFirst(4))
+        let sessionHash = SHA256.hex(session.utf8)
+        let sessionBody = String(session.dropFirst(4))
 
         var texts: [String] = []
         try t.store.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            #expect(tables.contains("api_token"))
+            #expect(tables.contains("api_token") && tables.contains("web_session"))
             for table in tables {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"") {
                     for (_, value) in row {
@@ -131,18 +136,20 @@ import TrackeeCore
                 }
             }
         }
-        #expect(texts.contains(hash))
-        #expect(!texts.contains { $0.contains(body) })
+        #expect(texts.contains(hash) && texts.contains(sessionHash))
+        #expect(!texts.contains { $0.contains(body) || $0.contains(sessionBody) })
 
         let files = try FileManager.default.contentsOfDirectory(atPath: t.directory.path)
         #expect(files.contains("t.sqlite3"))
-        var sawHash = false
+        var sawHashes = (token: false, session: false)
         for file in files {
             let bytes = try Data(contentsOf: t.directory.appendingPathComponent(file))
             #expect(bytes.range(of: Data(body.utf8)) == nil, "\(file) holds the token")
-            if bytes.range(of: Data(hash.utf8)) != nil { sawHash = true }
+            #expect(bytes.range(of: Data(sessionBody.utf8)) == nil, "\(file) holds the session's secret")
+            if bytes.range(of: Data(hash.utf8)) != nil { sawHashes.token = true }
+            if bytes.range(of: Data(sessionHash.utf8)) != nil { sawHashes.session = true }
         }
-        #expect(sawHash)
+        #expect(sawHashes.token && sawHashes.session)
     }
 
     @Test func base64urlFollowsRFC4648WithoutPadding() {
