@@ -16,6 +16,9 @@ public struct HTTPSettings: Sendable, Equatable {
     /// The reverse proxies whose `X-Forwarded-For` names the client, for
     /// the log and the limit of failed authentications (``ClientAddress``).
     public var trustedProxies: [String] = []
+    /// How long a sign-in on the web page lasts, in days: its session
+    /// (the store's `web_session` row) expires that long after it began.
+    public var sessionDays = 30
 
     /// Failed authentications a minute from one address (an IPv6 /64),
     /// in bursts of as many; past them the address's requests get 429.

@@ -8,6 +8,7 @@ import Yams
 enum HTTPSetting {
     static let keys = [
         "listen", "insecure_plaintext", "max_connections", "rate_limit", "heartbeat", "access_log", "trusted_proxies",
+        "session_days",
     ]
 
     static func parse(_ node: Node, file: String) throws -> HTTPSettings {
@@ -45,14 +46,20 @@ enum HTTPSetting {
                 throw Refusal(
                     "\(file):\(Settings.line(keyNode)): http.tls: trackee serves plain HTTP only; "
                         + "for TLS, listen on loopback behind a reverse proxy (recipes/http/nginx, recipes/http/caddy)")
-            case "max_connections", "rate_limit", "heartbeat":
-                let range = key == "heartbeat" ? 1...3600 : key == "max_connections" ? 1...10_000 : 1...1_000_000
+            case "max_connections", "rate_limit", "heartbeat", "session_days":
+                let range = switch key {
+                case "heartbeat": 1...3600
+                case "session_days": 1...3650
+                case "max_connections": 1...10_000
+                default: 1...1_000_000
+                }
                 guard let text = value.string, let number = Int(text), range.contains(number) else {
                     throw Settings.bad(file, value, "http.\(key)", "a whole number from \(range.lowerBound) to \(range.upperBound)")
                 }
                 switch key {
                 case "max_connections": http.maxConnections = number
                 case "rate_limit": http.rateLimit = number
+                case "session_days": http.sessionDays = number
                 default: http.heartbeat = number
                 }
             default:

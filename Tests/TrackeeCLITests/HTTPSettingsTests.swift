@@ -21,7 +21,7 @@ import TrackeeTestSupport
             + "listen on loopback behind a TLS reverse proxy (recipes/http), or set insecure_plaintext: true"),
         ("http:\n  listen: 127.0.0.1:7777\n  port: 1\n",
          "config.yaml:3: unknown key http.port; known keys are listen, insecure_plaintext, max_connections, rate_limit, "
-            + "heartbeat, access_log, trusted_proxies"),
+            + "heartbeat, access_log, trusted_proxies, session_days"),
         ("http:\n  max_connections: 0\n",
          "config.yaml:2: http.max_connections is \"0\"; expected a whole number from 1 to 10000"),
         ("http:\n  rate_limit: lots\n",
@@ -33,13 +33,15 @@ import TrackeeTestSupport
             + "for TLS, listen on loopback behind a reverse proxy (recipes/http/nginx, recipes/http/caddy)"),
         ("http: yes\n",
          "config.yaml:1: http is \"yes\"; expected a mapping (listen, insecure_plaintext, max_connections, rate_limit, "
-            + "heartbeat, access_log, trusted_proxies)"),
+            + "heartbeat, access_log, trusted_proxies, session_days)"),
         ("http:\n  access_log: 1\n",
          "config.yaml:2: http.access_log is \"1\"; expected true or false"),
         ("http:\n  trusted_proxies: 127.0.0.1\n",
          "config.yaml:2: http.trusted_proxies is \"127.0.0.1\"; expected a list of IP addresses, such as [127.0.0.1, \"::1\"]"),
         ("http:\n  trusted_proxies:\n    - 127.0.0.1\n    - localhost\n",
          "config.yaml:4: http.trusted_proxies is \"localhost\"; expected a list of IP addresses, such as [127.0.0.1, \"::1\"]"),
+        ("http:\n  session_days: -1\n",
+         "config.yaml:2: http.session_days is \"-1\"; expected a whole number from 1 to 3650"),
         ("http:\n  trusted_proxies: [127.0.0.1, 10.0.0.0/8]\n",
          "config.yaml:2: http.trusted_proxies is \"10.0.0.0/8\"; expected a list of IP addresses, such as [127.0.0.1, \"::1\"]"),
     ])
@@ -59,6 +61,7 @@ import TrackeeTestSupport
               rate_limit: 60
               access_log: true
               trusted_proxies: [127.0.0.1, "::1", "::ffff:10.1.2.3"]
+              session_days: 7
 
             """)
         let r = try t.run("status")

@@ -359,6 +359,7 @@ extension PushSetting.Token {
               heartbeat: 3600
               access_log: true
               trusted_proxies: [127.0.0.1, "::1"]
+              session_days: 3650
             """).http)
         var expected = HTTPSettings()
         (expected.host, expected.port) = ("::", 8080)
@@ -366,8 +367,15 @@ extension PushSetting.Token {
         (expected.maxConnections, expected.rateLimit, expected.heartbeat) = (10000, 1, 3600)
         expected.accessLog = true
         expected.trustedProxies = ["127.0.0.1", "::1"]
+        expected.sessionDays = 3650
         #expect(http == expected)
         #expect(try read("http:\n  listen: :9000\n").http?.host == "127.0.0.1")
+    }
+
+    @Test func aSignInOnTheWebPageLastsThirtyDaysUnlessSet() throws {
+        #expect(HTTPSettings().sessionDays == 30)
+        #expect(try read("http:\n  session_days: 1\n").http?.sessionDays == 1)
+        #expect(try read("http:\n  session_days: 90\n").http?.sessionDays == 90)
     }
 
     @Test(arguments: [
@@ -379,6 +387,11 @@ extension PushSetting.Token {
         ("http:\n  heartbeat: 3601\n", "config.yaml:2: http.heartbeat is \"3601\"; expected a whole number from 1 to 3600"),
         ("http:\n  max_connections: 0\n", "config.yaml:2: http.max_connections is \"0\"; expected a whole number from 1 to 10000"),
         ("http:\n  rate_limit: 1000001\n", "config.yaml:2: http.rate_limit is \"1000001\"; expected a whole number from 1 to 1000000"),
+        ("http:\n  session_days: 0\n", "config.yaml:2: http.session_days is \"0\"; expected a whole number from 1 to 3650"),
+        ("http:\n  access_log: true\n  session_days: 3651\n",
+         "config.yaml:3: http.session_days is \"3651\"; expected a whole number from 1 to 3650"),
+        ("http:\n  session_days: 2.5\n", "config.yaml:2: http.session_days is \"2.5\"; expected a whole number from 1 to 3650"),
+        ("http:\n  session_days: 30d\n", "config.yaml:2: http.session_days is \"30d\"; expected a whole number from 1 to 3650"),
         ("http:\n  insecure_plaintext: \"true\"\n", "config.yaml:2: http.insecure_plaintext is \"true\"; expected true or false"),
         ("http:\n  tls: {}\n",
          "config.yaml:2: http.tls: trackee serves plain HTTP only; "
@@ -387,7 +400,7 @@ extension PushSetting.Token {
          "config.yaml:2: http.trusted_proxies is \"10.0.0.0/8\"; expected a list of IP addresses, such as [127.0.0.1, \"::1\"]"),
         ("http: 1\n",
          "config.yaml:1: http is \"1\"; expected a mapping (listen, insecure_plaintext, max_connections, rate_limit, "
-            + "heartbeat, access_log, trusted_proxies)"),
+            + "heartbeat, access_log, trusted_proxies, session_days)"),
     ])
     func aBadHTTPValue(_ text: String, _ message: String) {
         #expect(refusal(text) == message)
