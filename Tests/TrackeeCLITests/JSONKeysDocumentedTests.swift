@@ -103,7 +103,11 @@ import TrackeeTestSupport
             "error": "only a firing whose intents fail has one",
             "detail": "a simulation notices every event on time; only a cooldown or a refusal would have one",
         ],
-        "tokens list": ["last_used": "only a request over HTTP sets it (TokenStoreTests, TokensCommandTests)"],
+        "tokens list": [
+            "last_used": "only a request over HTTP sets it (TokenStoreTests, TokensCommandTests)",
+            "id": "only a sign-in on the web page makes a session (WebSessionStoreTests, TokensCommandTests)",
+            "expires": "only a sign-in on the web page makes a session (WebSessionStoreTests, TokensCommandTests)",
+        ],
         "history": [
             "device": "only an intent pulled from a hub has one (HubKeyTests, against PostgreSQL)",
             "voided": "only a key two devices applied has one (HubKeyTests, against PostgreSQL)",

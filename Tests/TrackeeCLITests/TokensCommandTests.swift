@@ -34,22 +34,46 @@ import TrackeeTestSupport
             "phone  start,stop,cancel,read,events,owntracks  created 2026-11-20T12:00:00+01:00  last used never",
         ])
 
-        // A request over HTTP records the use; here it is written directly.
+        // A request over HTTP records the use, and a sign-in on the web
+        // page makes a session; here they are written directly: two live
+        // sessions of phone's and an expired one, and one of hub's.
         let queue = try DatabaseQueue(path: t.storePath)
         try queue.write { db in
             try db.execute(sql: "UPDATE api_token SET last_used = ? WHERE name = 'hub'", arguments: [1_795_172_700])
+            try Self.insertSessions(db, [
+                ("3f2a9c1b", "phone", 1_795_172_460, 1_795_172_640, 1_795_172_460 + 30 * 86_400),
+                ("0a1b2c3d", "phone", 1_795_172_520, 1_795_172_520, 1_795_172_520 + 86_400),
+                ("ffffffff", "phone", 1_795_165_200, 1_795_165_200, 1_795_168_800),
+                ("9e8d7c6b", "hub", 1_795_172_760, 1_795_172_760, 1_795_172_760 + 7 * 86_400),
+            ])
         }
         try queue.close()
+
+        let hubSession = "  session 9e8d7c6b  signed in 2026-11-20T12:06:00+01:00  last used 2026-11-20T12:06:00+01:00  "
+            + "expires 2026-11-27T12:06:00+01:00"
+        r = try t.run("tokens", "list", now: "2026-11-20 12:10")
+        #expect(r.status == 0)
+        #expect(r.lines == [
+            "hub    start,read,events                        created 2026-11-20T12:05:00+01:00  last used 2026-11-20T12:05:00+01:00",
+            hubSession,
+            "phone  start,stop,cancel,read,events,owntracks  created 2026-11-20T12:00:00+01:00  last used never",
+            "  session 3f2a9c1b  signed in 2026-11-20T12:01:00+01:00  last used 2026-11-20T12:04:00+01:00  "
+                + "expires 2026-12-20T12:01:00+01:00",
+            "  session 0a1b2c3d  signed in 2026-11-20T12:02:00+01:00  last used 2026-11-20T12:02:00+01:00  "
+                + "expires 2026-11-21T12:02:00+01:00",
+        ])
 
         t.now = "2026-11-20 13:00"
         r = try t.run("tokens", "revoke", "phone")
         #expect(r.status == 0)
         #expect(r.stderr == "")
-        #expect(r.lines == ["revoked token \"phone\"; its next request is refused"])
+        #expect(r.lines == ["revoked token \"phone\"; its next request is refused, and its 2 web sessions ended"])
+        #expect(try Self.sessionTokens(t) == ["hub"])
 
         r = try t.run("tokens", "list")
         #expect(r.lines == [
             "hub    start,read,events                        created 2026-11-20T12:05:00+01:00  last used 2026-11-20T12:05:00+01:00",
+            hubSession,
             "phone  start,stop,cancel,read,events,owntracks  created 2026-11-20T12:00:00+01:00  last used never  revoked 2026-11-20T13:00:00+01:00",
         ])
 
@@ -57,11 +81,58 @@ import TrackeeTestSupport
         #expect(r.status == 0)
         #expect(try r.json() == .array([
             .object(["name": .string("hub"), "scopes": .array([.string("start"), .string("read"), .string("events")]),
-                     "created": .string("2026-11-20T12:05:00+01:00"), "last_used": .string("2026-11-20T12:05:00+01:00")]),
+                     "created": .string("2026-11-20T12:05:00+01:00"), "last_used": .string("2026-11-20T12:05:00+01:00"),
+                     "sessions": .array([.object([
+                         "id": .string("9e8d7c6b"), "created": .string("2026-11-20T12:06:00+01:00"),
+                         "last_used": .string("2026-11-20T12:06:00+01:00"), "expires": .string("2026-11-27T12:06:00+01:00"),
+                     ])])]),
             .object(["name": .string("phone"),
                      "scopes": .array(["start", "stop", "cancel", "read", "events", "owntracks"].map { .string($0) }),
-                     "created": .string("2026-11-20T12:00:00+01:00"), "revoked": .string("2026-11-20T13:00:00+01:00")]),
+                     "created": .string("2026-11-20T12:00:00+01:00"), "revoked": .string("2026-11-20T13:00:00+01:00"),
+                     "sessions": .array([])]),
         ]))
+        // Past its expiry, hub's session is listed no more.
+        #expect(try t.run("tokens", "list", now: "2026-11-27 12:06").lines.count == 2)
+    }
+
+    /// Rows of `web_session`, as a sign-in on the web page writes them:
+    /// (the hash's first 8 hex digits, padded to 64; token; created;
+    /// last used; expires).
+    static func insertSessions(_ db: Database, _ rows: [(String, String, Int64, Int64, Int64)]) throws {
+        for (id, token, created, lastUsed, expires) in rows {
+            try db.execute(
+                sql: "INSERT INTO web_session (hash, token, created, last_used, expires) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id + String(repeating: "0", count: 56), token, created, lastUsed, expires])
+        }
+    }
+
+    /// The token of each row of `web_session`, by token.
+    static func sessionTokens(_ t: Sandbox) throws -> [String] {
+        let queue = try DatabaseQueue(path: t.storePath)
+        defer { try? queue.close() }
+        return try queue.read { db in try String.fetchAll(db, sql: "SELECT token FROM web_session ORDER BY token") }
+    }
+
+    @Test func revokingATokenWithOneWebSessionSaysSo() throws {
+        let t = try Sandbox(now: "2026-11-20 12:00")
+        _ = try add(t, ["phone"], scopes: "start, stop, cancel, read, events, owntracks")
+        _ = try add(t, ["watch", "--scope", "read"], scopes: "read")
+        let queue = try DatabaseQueue(path: t.storePath)
+        try queue.write { db in
+            try Self.insertSessions(db, [
+                ("3f2a9c1b", "phone", 1_795_172_400, 1_795_172_400, 1_795_172_400 + 86_400),
+                ("0a1b2c3d", "watch", 1_795_172_400, 1_795_172_400, 1_795_172_400 + 86_400),
+            ])
+        }
+        try queue.close()
+        var r = try t.run("tokens", "revoke", "phone")
+        #expect(r.status == 0)
+        #expect(r.lines == ["revoked token \"phone\"; its next request is refused, and its web session ended"])
+        r = try t.run("tokens", "revoke", "watch", "--json")
+        #expect(r.status == 0)
+        #expect(try r.json() == .object(["name": .string("watch"), "revoked": .string("2026-11-20T12:00:00+01:00"),
+                                         "sessions_ended": .number(1)]))
+        #expect(try Self.sessionTokens(t) == [])
     }
 
     @Test func addAndRevokeInJSON() throws {
@@ -78,7 +149,8 @@ import TrackeeTestSupport
                                  "created": .string("2026-11-20T12:00:00+01:00")]))
         r = try t.run("tokens", "revoke", "watch", "--json")
         #expect(r.status == 0)
-        #expect(try r.json() == .object(["name": .string("watch"), "revoked": .string("2026-11-20T12:00:00+01:00")]))
+        #expect(try r.json() == .object(["name": .string("watch"), "revoked": .string("2026-11-20T12:00:00+01:00"),
+                                         "sessions_ended": .number(0)]))
     }
 
     /// After `add`, the secret is in no command's stdout or stderr, and in
