@@ -100,6 +100,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The web page at `/` of `trackee run`'s HTTP listener (issue 38):
+        // sign-in sessions, the timer, today, the week, why; its HTML, CSS
+        // and script compiled in. Linked only into `trackee-daemon`.
+        .target(
+            name: "TrackeeWeb",
+            dependencies: [
+                "TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeReport", "TrackeeAutomation", "TrackeeDaemon",
+            ],
+            resources: [.embedInCode("Assets/page.css"), .embedInCode("Assets/page.js"), .embedInCode("Assets/icon.svg")]),
         // The settings file (config.yaml), read and checked by every
         // command: its own module so that it is tested without the binary.
         .target(
@@ -150,7 +159,7 @@ let package = Package(
         // libpq is needed only there, so only the daemon carries them.
         // `trackee run` execs it when the settings have `http:` or `hub:`,
         // and `trackee hub init|sync|grant|revoke|check|limit` always.
-        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeReplication"]),
+        .executableTarget(name: "trackee-daemon", dependencies: ["TrackeeCommands", "TrackeeHTTP", "TrackeeReplication", "TrackeeWeb"]),
         .target(name: "TrackeeBenchSupport", dependencies: ["TrackeeCore", "TrackeeRules"], path: "Benchmarks/TrackeeBenchSupport"),
         .executableTarget(name: "trackee-bench-rules", dependencies: ["TrackeeBenchSupport"], path: "Benchmarks/RuleEvaluation"),
         // The pure merge alone (make bench, beside bench/hub/run.sh's pull).
@@ -198,7 +207,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "TrackeeAPITests",
-            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeReport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["TrackeeCore", "TrackeeStore", "TrackeeAPI", "TrackeeReport", "TrackeeWeb", "TrackeeAutomation",
+                           .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TrackeeRulesTests", dependencies: ["TrackeeCore", "TrackeeRules"]),
         .testTarget(name: "TrackeeScheduleTests", dependencies: ["TrackeeCore", "TrackeeSchedule"]),

@@ -17,19 +17,59 @@ extension API {
     /// report` makes for the same range, filters and grouping, in the
     /// format `?format=` names, else `Accept`, else JSON.
     func report(_ kind: Report.Kind, _ request: APIRequest) throws(Problem) -> APIResponse {
-        let now = self.now()
-        let zone = self.zone
         if let unknown = request.query.map(\.0).first(where: { !Self.reportParameters.contains($0) }) {
             throw Problem.badRequest(
                 "unknown-field",
                 "The query parameter \"\(unknown)\" is unknown here; the parameters are "
                     + Self.reportParameters.joined(separator: ", ") + ".")
         }
+        let format = try reportFormat(request)
+        let report = try buildReport(kind, query: request)
+        switch format {
+        case "csv":
+            return APIResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")],
+                               body: Array(ReportCSV.render(report).utf8))
+        case "html":
+            // The page's own policy, also as a header: a browser applies it
+            // before reading a byte of the page.
+            return APIResponse(
+                status: 200,
+                headers: [("Content-Type", "text/html; charset=utf-8"),
+                          ("Content-Security-Policy", ReportHTML.contentSecurityPolicy),
+                          ("X-Content-Type-Options", "nosniff")],
+                body: Array(ReportHTML.render(report).utf8))
+        case "pdf", "xlsx":
+            guard let reportFiles else {
+                throw Problem(status: 406, kind: "not-acceptable", title: "Not acceptable",
+                              detail: "This daemon cannot write \(format) reports: trackee-report is not installed next to it.")
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try reportFiles(report, format)
+            } catch {
+                throw Problem.internalError("trackee-report failed: \(error)")
+            }
+            return APIResponse(status: 200, headers: [("Content-Type", Self.reportTypes[format] ?? "application/octet-stream")],
+                               body: bytes)
+        default:
+            do {
+                return .json(200, Array(try report.json()))
+            } catch {
+                throw Problem.internalError("the report could not be written as JSON: \(error)")
+            }
+        }
+    }
+
+    /// The report `GET /v1/reports/{kind}` answers with, from the query's
+    /// range, filters, grouping and rounding (the format aside): what the
+    /// web page's week shows too, from its own query.
+    package func buildReport(_ kind: Report.Kind, query request: APIRequest) throws(Problem) -> Report {
+        let now = self.now()
+        let zone = self.zone
         func bad(_ failure: ReportOptions.Failure) -> Problem {
             Problem.badRequest("bad-query", "The query parameter " + failure.message + ".")
         }
         func time(_ name: String) throws(Problem) -> Instant? { try queryTime(request, name, now: now) }
-        let format = try reportFormat(request)
         let grouping: [ReportGrouping]
         let rounding: Int?
         do throws(ReportOptions.Failure) {
@@ -76,40 +116,7 @@ extension API {
         let reportRequest = ReportRequest(
             kind: kind, span: span, title: title, zone: zone, grouping: grouping, roundingMinutes: rounding,
             currency: currency, filters: ReportFilters.describe(filter), now: now, weekStart: weekStart)
-        let report = try storing { try ReportBuilder.build(reportRequest, store: store, matching: filter) }
-        switch format {
-        case "csv":
-            return APIResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")],
-                               body: Array(ReportCSV.render(report).utf8))
-        case "html":
-            // The page's own policy, also as a header: a browser applies it
-            // before reading a byte of the page.
-            return APIResponse(
-                status: 200,
-                headers: [("Content-Type", "text/html; charset=utf-8"),
-                          ("Content-Security-Policy", ReportHTML.contentSecurityPolicy),
-                          ("X-Content-Type-Options", "nosniff")],
-                body: Array(ReportHTML.render(report).utf8))
-        case "pdf", "xlsx":
-            guard let reportFiles else {
-                throw Problem(status: 406, kind: "not-acceptable", title: "Not acceptable",
-                              detail: "This daemon cannot write \(format) reports: trackee-report is not installed next to it.")
-            }
-            let bytes: [UInt8]
-            do {
-                bytes = try reportFiles(report, format)
-            } catch {
-                throw Problem.internalError("trackee-report failed: \(error)")
-            }
-            return APIResponse(status: 200, headers: [("Content-Type", Self.reportTypes[format] ?? "application/octet-stream")],
-                               body: bytes)
-        default:
-            do {
-                return .json(200, Array(try report.json()))
-            } catch {
-                throw Problem.internalError("the report could not be written as JSON: \(error)")
-            }
-        }
+        return try storing { try ReportBuilder.build(reportRequest, store: store, matching: filter) }
     }
 
     /// The media types of the formats served over HTTP.

@@ -19,15 +19,15 @@ import TrackeeStore
 /// let answer = await api.answer(APIRequest(method: "GET", path: "/v1/status", headers: [("Authorization", "Bearer …")]))
 /// ```
 public final class API: Sendable {
-    let store: Store
-    let zone: Zone
-    let createsProjects: Bool
-    let weekStart: Weekday
+    package let store: Store
+    package let zone: Zone
+    package let createsProjects: Bool
+    package let weekStart: Weekday
     /// The settings' `currency:`, which reports show amounts in.
-    let currency: String?
+    package let currency: String?
     /// Writes PDF and XLSX reports; nil: they are answered 406.
     let reportFiles: ReportFileWriter?
-    let now: @Sendable () -> Instant
+    package let now: @Sendable () -> Instant
     let credentials: any APICredentials
     let daemon: any APIDaemon
     let keysInFlight = KeysInFlight()
@@ -37,10 +37,10 @@ public final class API: Sendable {
     /// Failed authentications per address, a limit that is always on.
     let failures = RateLimit(perMinute: HTTPSettings.failedAuthenticationsPerMinute)
     /// The settings' `trusted_proxies`, as ``ClientAddress`` writes them.
-    let trustedProxies: Set<String>
-    let log: APILog?
+    package let trustedProxies: Set<String>
+    package let log: APILog?
     /// Given, the status is read once per store change and second.
-    let generation: StoreGeneration?
+    package let generation: StoreGeneration?
     let statusCache = GenerationCache<Int64, [UInt8]>(limit: 4)
 
     /// `createsProjects` is the `create_projects: always` setting: a start
@@ -189,7 +189,7 @@ public final class API: Sendable {
 
     /// Runs a store call, turning its failures into problems: what the
     /// request asked that cannot be done is 422; a store that fails is 500.
-    func storing<T>(_ body: () throws -> T) throws(Problem) -> T {
+    package func storing<T>(_ body: () throws -> T) throws(Problem) -> T {
         do {
             return try body()
         } catch let problem as Problem {

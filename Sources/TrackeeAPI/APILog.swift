@@ -40,17 +40,26 @@ public struct APILog: Sendable {
         logger.warning("http: authentication failed from \(address.text): \(failure)")
     }
 
+    /// A sign-in on the web page with a token that is none of the store's
+    /// (or a revoked one): the address only, never what was typed.
+    package func failedSignIn(from address: ClientAddress) {
+        logger.warning("http: sign-in failed from \(address.text): a token that is not a token of this store")
+    }
+
     /// Why credentials could not be checked (the store failed), which
     /// the 500 answer refers to.
-    func unchecked(_ error: any Error) {
+    package func unchecked(_ error: any Error) {
         logger.error("http: the credentials could not be checked: \(error)")
     }
 
     /// The access line of a request, when the settings ask for it.
     /// `started` is on ``ticks``.
-    func served(method: String, path: String, status: Int, device: String?, started: UInt64) {
+    /// `route` is the path as the log may show it, for a request the API
+    /// did not route (the web page's: `/entries/{id}`); by default, the
+    /// API's route with that path, or `-`.
+    package func served(method: String, path: String, status: Int, device: String?, started: UInt64, route: String? = nil) {
         guard access else { return }
-        let route = Route.all.first { $0.path == path }?.path ?? "-"
+        let route = route ?? Route.all.first { $0.path == path }?.path ?? "-"
         // The parser lets only methods it knows through; this keeps a
         // caller in the process to one word as well.
         let shown = !method.isEmpty && method.count <= 16 && method.utf8.allSatisfy { (65...90).contains($0) } ? method : "-"

@@ -4,19 +4,27 @@ import TrackeeCore
 /// An error answer as RFC 9457 describes it (`application/problem+json`):
 /// every failure of the API is one of these, turned into bytes in one
 /// place. `detail` is one sentence; it never holds a secret.
-struct Problem: Error, Equatable {
-    var status: Int
+package struct Problem: Error, Equatable {
+    package var status: Int
     /// The last part of the `type` URI: `bad-json`, `unknown-field` …
-    var kind: String
-    var title: String
-    var detail: String
-    var headers: [(String, String)] = []
+    package var kind: String
+    package var title: String
+    package var detail: String
+    package var headers: [(String, String)] = []
 
-    static func == (a: Problem, b: Problem) -> Bool {
+    package init(status: Int, kind: String, title: String, detail: String, headers: [(String, String)] = []) {
+        self.status = status
+        self.kind = kind
+        self.title = title
+        self.detail = detail
+        self.headers = headers
+    }
+
+    package static func == (a: Problem, b: Problem) -> Bool {
         a.status == b.status && a.kind == b.kind && a.detail == b.detail
     }
 
-    var response: APIResponse {
+    package var response: APIResponse {
         struct Body: Encodable {
             var type: String
             var title: String
@@ -31,11 +39,11 @@ struct Problem: Error, Equatable {
     /// Where the problem types live; a URN, since nothing is served there.
     static let typePrefix = "urn:trackee:problem:"
 
-    static func notFound(_ path: String) -> Problem {
+    package static func notFound(_ path: String) -> Problem {
         Problem(status: 404, kind: "not-found", title: "No such resource", detail: "There is no resource at \(path).")
     }
 
-    static func methodNotAllowed(_ method: String, path: String, allowed: [String]) -> Problem {
+    package static func methodNotAllowed(_ method: String, path: String, allowed: [String]) -> Problem {
         Problem(
             status: 405, kind: "method-not-allowed", title: "Method not allowed",
             detail: "\(path) answers \(allowed.joined(separator: ", ")), not \(method).",
@@ -72,12 +80,12 @@ struct Problem: Error, Equatable {
 
     /// The body is not what the route reads (bad JSON, a wrong type, an
     /// unknown field): 400.
-    static func badRequest(_ kind: String, _ detail: String) -> Problem {
+    package static func badRequest(_ kind: String, _ detail: String) -> Problem {
         Problem(status: 400, kind: kind, title: "The request cannot be read", detail: detail)
     }
 
     /// The request is readable but cannot be carried out: 422.
-    static func unprocessable(_ kind: String, _ detail: String) -> Problem {
+    package static func unprocessable(_ kind: String, _ detail: String) -> Problem {
         Problem(status: 422, kind: kind, title: "The request cannot be carried out", detail: detail)
     }
 
@@ -87,13 +95,13 @@ struct Problem: Error, Equatable {
             "The idempotency key \"\(key)\" was used before for another request; use a new key for a new request.")
     }
 
-    static func keyInFlight(_ key: String) -> Problem {
+    package static func keyInFlight(_ key: String) -> Problem {
         Problem(
             status: 409, kind: "idempotency-key-in-flight", title: "A request with this key is being answered",
             detail: "A request with the idempotency key \"\(key)\" is still being answered; retry later with the same key.")
     }
 
-    static func internalError(_ detail: String) -> Problem {
+    package static func internalError(_ detail: String) -> Problem {
         Problem(status: 500, kind: "internal", title: "The store failed", detail: detail)
     }
 }
@@ -133,7 +141,7 @@ extension Problem {
     }
 
     /// 429: the token's requests came faster than its rate.
-    static func rateLimited(device: String, perMinute: Int, retryAfter: Int) -> Problem {
+    package static func rateLimited(device: String, perMinute: Int, retryAfter: Int) -> Problem {
         Problem(
             status: 429, kind: "rate-limited", title: "Too many requests",
             detail: "The token of device \"\(device)\" may make \(perMinute) requests a minute; retry in \(retryAfter) s.",
@@ -145,7 +153,7 @@ extension Problem {
     /// 429: too many failed authentications from one address; its
     /// requests are refused, whatever credentials they carry, until the
     /// limit lets one through again.
-    static func failuresLimited(perMinute: Int, retryAfter: Int) -> Problem {
+    package static func failuresLimited(perMinute: Int, retryAfter: Int) -> Problem {
         Problem(
             status: 429, kind: "rate-limited", title: "Too many requests",
             detail: "Too many failed authentications came from this address (\(perMinute) a minute are allowed); "

@@ -210,6 +210,12 @@ public actor DaemonCore {
 
     /// The first start: the rules, and focus changes already in the store
     /// counted as seen.
+    /// The rules loaded and their next `count` timed firings, for the web
+    /// page's "why".
+    public func outlook(count: Int) -> RulesOutlook {
+        automation.outlook(after: clock(), count: count, zone: runner.zone, state: runner.state)
+    }
+
     public func start() throws {
         reload()
         focusSeen = try runner.store.focus().sequence

@@ -17,6 +17,8 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let api: API
+    /// The web page, which answers every path outside `/v1/`; nil: the API does.
+    private let page: (any WebPageServing)?
     private let hub: EventHub
     /// Set when the connection came above the cap: every request gets 503.
     private let busyLimit: Int?
@@ -32,9 +34,10 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     private var stream: Int?
 
-    init(api: API, hub: EventHub, busyLimit: Int?, opening: String, progress: RequestBytes) {
+    init(api: API, page: (any WebPageServing)?, hub: EventHub, busyLimit: Int?, opening: String, progress: RequestBytes) {
         self.progress = progress
         self.api = api
+        self.page = page
         self.hub = hub
         self.busyLimit = busyLimit
         self.opening = opening
@@ -93,9 +96,14 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
             let version = requestHead.version
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
-            let api = self.api
+            let (api, page) = (self.api, self.page)
             Task {
-                let answer = await api.answer(request)
+                let answer: APIResponse
+                if let page, !request.path.hasPrefix("/v1/") {
+                    answer = await page.answer(request)
+                } else {
+                    answer = await api.answer(request)
+                }
                 loop.execute {
                     let (handler, context) = bound.value
                     handler.respond(answer, version: version, keepAlive: keepAlive, context)

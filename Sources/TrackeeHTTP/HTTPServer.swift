@@ -14,6 +14,8 @@ import TrackeeStore
 /// event, stops listening and closes the connections.
 public struct HTTPServer: Service {
     let api: API
+    /// The web page at `/`, beside the API; nil: only the API.
+    let page: (any WebPageServing)?
     let settings: HTTPSettings
     let store: Store
     let zone: Zone
@@ -28,12 +30,13 @@ public struct HTTPServer: Service {
     /// `generation` is the one `api` (and its credentials) read under;
     /// the server advances it at each change of the store's files.
     public init(
-        api: API, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
+        api: API, page: (any WebPageServing)? = nil, settings: HTTPSettings, store: Store, zone: Zone, now: @escaping @Sendable () -> Instant,
         clock: any Clock<Duration> = ContinuousClock(), version: String, generation: StoreGeneration, logger: Logger
     ) {
         self.clock = clock
         self.generation = generation
         self.api = api
+        self.page = page
         self.settings = settings
         self.store = store
         self.zone = zone
@@ -48,7 +51,7 @@ public struct HTTPServer: Service {
         defer { checkpoints?.stop() }
         let hub = EventHub(firstOpened: { watch?.poke() })
         let open = ConnectionCount()
-        let (api, limit) = (api, settings.maxConnections)
+        let (api, page, limit) = (api, page, settings.maxConnections)
         let opening = EventStream.opening(version: version)
         // One event-loop thread is plenty: answers are made on the
         // concurrency pool, and the store writes one at a time anyway.
@@ -66,7 +69,7 @@ public struct HTTPServer: Service {
                     try pipeline.addHandler(progress)
                     try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
                     try pipeline.addHandler(APIHandler(
-                        api: api, hub: hub, busyLimit: count > limit ? limit : nil, opening: opening, progress: progress))
+                        api: api, page: page, hub: hub, busyLimit: count > limit ? limit : nil, opening: opening, progress: progress))
                 }
             }
         let channel: any Channel

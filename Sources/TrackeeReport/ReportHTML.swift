@@ -22,8 +22,7 @@ public enum ReportHTML {
             + "<title>\(HTMLText.escaped(heading(report)))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
         html += header(report)
         if report.total.entries == 0 {
-            html += "<p class=\"empty\">No time was tracked in this range"
-                + (report.filters.isEmpty ? "" : " with these filters") + ".</p>\n</section>\n"
+            html += empty(report) + "</section>\n"
         } else {
             html += charts(report) + "</section>\n"
             let groups = groupsSection(report)
@@ -70,7 +69,12 @@ public enum ReportHTML {
         }.joined(separator: " ")
         var html = "<section id=\"overview\">\n<header>\n<h1>\(title)</h1>\n<dl class=\"facts\">"
         for (term, value) in facts { html += "<dt>\(term)</dt><dd>\(value)</dd>" }
-        html += "</dl>\n<div class=\"totals\">"
+        return html + "</dl>\n" + totals(report) + "</header>\n"
+    }
+
+    /// The totals: time, billable, non-billable, the amount, the entries.
+    static func totals(_ report: Report) -> String {
+        var html = "<div class=\"totals\">"
         let total = report.total
         var figures = [
             ("Total", HTMLText.duration(total.seconds)),
@@ -80,7 +84,30 @@ public enum ReportHTML {
         if let amount = total.amountCents { figures.append(("Amount", HTMLText.money(amount, report.currency))) }
         figures.append(("Entries", String(total.entries)))
         for (name, value) in figures { html += "<div><span class=\"muted\">\(name)</span><b>\(value)</b></div>" }
-        return html + "</div>\n</header>\n"
+        return html + "</div>\n"
+    }
+
+    /// What a report of no entries says instead of its charts.
+    static func empty(_ report: Report) -> String {
+        "<p class=\"empty\">No time was tracked in this range" + (report.filters.isEmpty ? "" : " with these filters") + ".</p>\n"
+    }
+
+    /// The report without its page and its title block: the totals, the
+    /// charts and the kind's tables, for a page of its own that shows the
+    /// report (the web page's week). The page's style sheet must hold
+    /// ``style``.
+    public static func fragment(_ report: Report) -> String {
+        var html = totals(report)
+        guard report.total.entries > 0 else {
+            return html + empty(report)
+        }
+        html += charts(report)
+        switch report.kind {
+        case .summary: html += groupsSection(report)
+        case .detailed: html += entriesSection(report) + groupsSection(report)
+        case .weekly: html += weeklySection(report)
+        }
+        return html
     }
 
     static func charts(_ report: Report) -> String {
@@ -131,7 +158,7 @@ public enum ReportHTML {
         // puts it on a line of its own.
         let swatch = grouping == .project
             ? ReportProjectIndex(report).project(of: group, in: outer, report).map {
-                "<span class=\"sw\" style=\"background:\(HTMLText.color(report.projects[$0].color))\"></span>"
+                HTMLText.swatch(report.projects[$0].color)
             }
             : nil
         return "<tr class=\"g\(level)\"><th scope=\"row\"\(swatch == nil ? "" : " class=\"p\"")>\(swatch ?? "")"
@@ -271,7 +298,7 @@ public enum ReportHTML {
     /// scrolling in their own box, and print rules: page margins, each
     /// section on a new page, headers repeated (the totals in the footer
     /// once, at the end), no row cut in two.
-    static let style = """
+    public static let style = """
 
     :root{color-scheme:light}
     *{box-sizing:border-box}

@@ -128,7 +128,7 @@ enum ReportHTMLCharts {
     static func legend(_ report: Report) -> String {
         var html = "<ul class=\"legend\">"
         for project in report.projects {
-            html += "<li><span class=\"sw\" style=\"background:\(HTMLText.color(project.color))\"></span>"
+            html += "<li>" + HTMLText.swatch(project.color)
                 + HTMLText.escaped(projectLabel(project)) + " <span class=\"muted\">"
                 + HTMLText.duration(project.seconds) + "</span></li>"
         }

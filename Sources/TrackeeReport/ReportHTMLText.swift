@@ -3,12 +3,12 @@ import TrackeeCore
 /// The small pieces of text the HTML report is written with: escaping,
 /// numbers for SVG coordinates, dates and times read from the report's
 /// ISO 8601 strings.
-enum HTMLText {
+package enum HTMLText {
     /// `text` with `&`, `<`, `>`, `"` and `'` written as character
     /// references: safe as element text and inside a quoted attribute, in
     /// HTML and in inline SVG alike. Everything a person or another device
     /// named (projects, clients, tags, descriptions, filters) goes through it.
-    static func escaped(_ text: some StringProtocol) -> String {
+    package static func escaped(_ text: some StringProtocol) -> String {
         var needs = false
         for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 {
             needs = true
@@ -32,7 +32,7 @@ enum HTMLText {
 
     /// `x` with at most `digits` decimals (0 to 3), without Foundation:
     /// `12.5`, `3`, `0.333`. SVG coordinates need no more.
-    static func fixed(_ x: Double, _ digits: Int = 2) -> String {
+    package static func fixed(_ x: Double, _ digits: Int = 2) -> String {
         let scale: Int64 = digits <= 0 ? 1 : digits == 1 ? 10 : digits == 2 ? 100 : 1000
         let scaled = Int64((x * Double(scale)).rounded())
         let sign = scaled < 0 ? "-" : ""
@@ -50,7 +50,7 @@ enum HTMLText {
     }
 
     /// A share of a width as an SVG length: `12.5%`.
-    static func percent(_ x: Double) -> String { fixed(x, 3) + "%" }
+    package static func percent(_ x: Double) -> String { fixed(x, 3) + "%" }
 
     /// `2026-11-23` as a date; nil when it is not one.
     static func date(_ text: some StringProtocol) -> LocalDate? {
@@ -94,7 +94,7 @@ enum HTMLText {
     }
 
     /// `h:mm`, as every duration on the report is written.
-    static func duration(_ seconds: Int64) -> String { formatDuration(seconds, .clock) }
+    package static func duration(_ seconds: Int64) -> String { formatDuration(seconds, .clock) }
 
     /// `1234.50 EUR`, or `1234.50` without a currency.
     static func money(_ cents: Int64, _ currency: String?) -> String {
@@ -103,11 +103,18 @@ enum HTMLText {
 
     /// A colour from the report when it is `#` and six hex digits; grey
     /// otherwise, so no other text reaches a `style` or `fill`.
-    static func color(_ text: String) -> String {
+    package static func color(_ text: String) -> String {
         let hex = text.utf8.dropFirst()
         let valid = text.utf8.first == UInt8(ascii: "#") && hex.count == 6
             && hex.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
         return valid ? text : "#808080"
+    }
+
+    /// A colour's swatch: a square of SVG whose colour is an attribute,
+    /// not a `style`, so a page whose policy allows no inline style
+    /// shows it.
+    package static func swatch(_ color: String) -> String {
+        "<svg class=\"sw\" viewBox=\"0 0 1 1\" aria-hidden=\"true\"><rect width=\"1\" height=\"1\" fill=\"\(HTMLText.color(color))\"/></svg>"
     }
 
     /// `name` cut to `limit` characters with `…`, for a chart's label (its

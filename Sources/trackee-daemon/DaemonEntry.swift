@@ -6,9 +6,10 @@ import TrackeeCore
 import TrackeeHTTP
 import TrackeeReplication
 import TrackeeStore
+import TrackeeWeb
 
 /// `trackee-daemon`: every command of `trackee`, with the HTTP API's
-/// server registered, so its `run` serves `http:`, and replication
+/// server and the web page registered, so its `run` serves `http:`, and replication
 /// through the hub, so its `hub` commands reach the hub.
 enum DaemonEntry {
     static func main() {
@@ -26,8 +27,9 @@ enum DaemonEntry {
                 trustedProxies: context.settings.trustedProxies,
                 log: APILog(logger: context.logger, access: context.settings.accessLog), currency: context.currency,
                 reportFiles: ReportTool.writer)
+            let page = WebPage(api: api, sessionDays: context.settings.sessionDays, rules: context.core)
             return HTTPServer(
-                api: api, settings: context.settings, store: store, zone: context.zone, now: now, clock: clocks.sleep,
+                api: api, page: page, settings: context.settings, store: store, zone: context.zone, now: now, clock: clocks.sleep,
                 version: context.version, generation: generation, logger: context.logger)
         }
         Trackee.runCommandLine()

@@ -236,7 +236,10 @@ import TrackeeCore
             ["0", "#111111", "3600"], ["1", "#222222", "1800"],
         ])
         let table = try #require(HTMLScan.element(html, "table", id: "groups"))
-        #expect(HTMLScan.tags("span", in: table).map { $0["style"] } == ["background:#111111", "background:#222222"])
+        // Each swatch's colour is an SVG attribute, not a style: no inline
+        // style is needed, so the web page's policy (no 'unsafe-inline') shows it.
+        #expect(HTMLScan.tags("rect", in: table).map { $0["fill"] } == ["#111111", "#222222"])
+        #expect(!html.contains(" style="))
     }
 
     // MARK: hostile names

@@ -1,0 +1,8 @@
+/// What answers the requests outside `/v1/` beside the API: the web page
+/// (TrackeeWeb), which only `trackee-daemon` links. Without one, the API
+/// answers every path (404 for those it does not have).
+public protocol WebPageServing: Sendable {
+    /// The answer to a request whose path does not start with `/v1/`;
+    /// never throws, as ``API/answer(_:)`` does not.
+    func answer(_ request: APIRequest) async -> APIResponse
+}
