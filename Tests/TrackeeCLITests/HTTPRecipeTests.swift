@@ -241,7 +241,7 @@ import Yams
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         #expect(lines.first == "trackee.example.org {")
-        #expect(lines.contains("reverse_proxy /v1/* 127.0.0.1:7777 {"))
+        #expect(lines.contains("reverse_proxy 127.0.0.1:7777 {"))
         #expect(lines.contains("flush_interval -1"))
         #expect(lines.contains("max_size 64KB"))
         var depth = 0

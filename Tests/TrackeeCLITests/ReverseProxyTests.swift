@@ -4,7 +4,8 @@ import TrackeeTestSupport
 
 /// recipes/http/nginx/trackee.conf run by Debian's nginx in front of a real
 /// `trackee run`, with TLS from a certificate made for the test: a start
-/// through the proxy, the event stream through it, a request that claims
+/// through the proxy, the event stream through it, the web page's sign-in
+/// (a Secure cookie, an https:// Origin), a request that claims
 /// a loopback address without a token, and a client whose failed
 /// authentications through the proxy are limited as its own, named by
 /// the proxy's X-Forwarded-For (`trusted_proxies: [127.0.0.1]`, as the
@@ -139,6 +140,22 @@ import TrackeeTestSupport
         #expect(limited.status == 429, "\(limited)")
         #expect(try limited.json()["type"] == "urn:trackee:problem:rate-limited", "\(limited)")
         #expect(try curl(tls + auth, base + "/v1/status", in: root).status == 200)
+        // The web page through the proxy: its sign-in sets a Secure cookie,
+        // since nginx says the browser came over TLS (X-Forwarded-Proto),
+        // and a form's Origin must be the https:// one the browser names.
+        let page = try curl(tls, base + "/", in: root)
+        #expect(page.status == 200)
+        #expect(page.body.contains("<form id=\"sign-in\" class=\"sign-in\" method=\"post\" action=\"/sign-in\">"))
+        let signIn = tls + ["--include", "--data-urlencode", "token=\(s.token)"]
+        let signedIn = try curl(signIn + ["--header", "Origin: \(base)"], base + "/sign-in", in: root)
+        #expect(signedIn.status == 303, "\(signedIn)")
+        let cookie = signedIn.body.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: ") }
+        #expect(cookie?.hasPrefix("Set-Cookie: trackee_session=trs_") == true, "\(signedIn)")
+        #expect(cookie?.hasSuffix("; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict; Secure") == true, "\(signedIn)")
+        let plain = try curl(signIn + ["--header", "Origin: http://trackee.test:\(port)"], base + "/sign-in", in: root)
+        #expect(plain.status == 403, "\(plain)")
+        #expect(!plain.body.lowercased().contains("set-cookie"))
+
         let failed = "trackee run: warning: http: authentication failed from "
         #expect(s.daemon.stderrSoFar.split(separator: "\n").filter { $0.contains(failed) } == [
             "\(failed)127.0.0.1: no credentials",
