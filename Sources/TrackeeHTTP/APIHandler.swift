@@ -224,7 +224,11 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         timer = nil
         if let head {
             let request = Self.request(head, body: nil, peer: nil, arrived: headArrived)
-            api.refused(method: request.method, path: request.path, status: answer.status, arrived: request.arrived)
+            if let page, !request.path.hasPrefix("/v1/") {
+                page.refused(method: request.method, path: request.path, status: answer.status, arrived: request.arrived)
+            } else {
+                api.refused(method: request.method, path: request.path, status: answer.status, arrived: request.arrived)
+            }
         }
         head = nil
         body = nil

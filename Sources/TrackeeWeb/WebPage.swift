@@ -52,6 +52,12 @@ public final class WebPage: WebPageServing {
         return response
     }
 
+    public func refused(method: String, path: String, status: Int, arrived: UInt64?) {
+        guard let log = api.log else { return }
+        log.served(method: method, path: path, status: status, device: nil, started: arrived ?? log.ticks(),
+                   route: WebRoute(method: method, path: path).logged)
+    }
+
     private func answer(_ request: APIRequest, _ route: WebRoute, device: inout String?) async -> APIResponse {
         switch route.target {
         case .asset(let asset): return WebAssets.response(asset)
