@@ -7,6 +7,10 @@ public struct APIResponse: Sendable, Equatable {
     /// event stream (`GET /v1/events/stream`) of what the store records
     /// past this cursor, until the client or the daemon ends it.
     public var eventCursor: EventStream.Cursor?
+    /// With ``eventCursor``: the stream also sends `changed` when the
+    /// journal takes a step (``EventStream/changes(after:store:)``), for
+    /// the web page, which shows edits and undos as well as the timer.
+    public var streamsChanges = false
 
     public var streamsEvents: Bool { eventCursor != nil }
 
@@ -26,7 +30,8 @@ public struct APIResponse: Sendable, Equatable {
     }
 
     public static func == (a: APIResponse, b: APIResponse) -> Bool {
-        a.status == b.status && a.body == b.body && a.eventCursor == b.eventCursor && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
+        a.status == b.status && a.body == b.body && a.eventCursor == b.eventCursor && a.streamsChanges == b.streamsChanges
+            && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
     }
 
     /// A JSON answer.

@@ -8,16 +8,18 @@ import TrackeeStore
 /// `trackee start` in a terminal reaches a status bar the same way a rule
 /// does.
 public enum EventStream {
-    /// How far the stream has read: the intent log's and the ledger's last ids.
+    /// How far the stream has read: the intent log's and the ledger's last
+    /// ids, and the journal's last step.
     public struct Cursor: Sendable, Equatable {
         public var intent: Int64
         public var firing: Int64
+        public var step: Int64 = 0
     }
 
     /// The cursor at the store's current end: a client gets what happens
     /// after it connects.
     public static func end(of store: Store) throws -> Cursor {
-        Cursor(intent: try store.lastIntentID(), firing: try store.lastFiringID())
+        Cursor(intent: try store.lastIntentID(), firing: try store.lastFiringID(), step: try store.lastStep())
     }
 
     /// The frames for what was recorded after `cursor`, in the order it
@@ -50,6 +52,19 @@ public enum EventStream {
             cursor.intent = last.id
         }
         return timed.sorted { ($0.at, $0.order, $0.id) < ($1.at, $1.order, $1.id) }.map(\.frame)
+    }
+
+    /// The frame for the journal's steps after `cursor` (any change to the
+    /// entries, whoever made it: an edit, a delete, an undo, an import, a
+    /// pull), and moves the cursor past them: `changed` with the newest
+    /// step, or none when there is no new one. Only the web page's stream
+    /// takes it (``APIResponse/streamsChanges``): a timer change has its
+    /// own frame, and the API's clients asked for those.
+    public static func changes(after cursor: inout Cursor, store: Store) throws -> [String] {
+        let last = try store.lastStep()
+        guard last > cursor.step else { return [] }
+        cursor.step = last
+        return [frame(id: "s\(last)", event: "changed", data: ["step": last])]
     }
 
     /// The comment a stream opens with, so a client sees it is live.

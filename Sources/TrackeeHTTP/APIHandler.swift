@@ -145,7 +145,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         var headers = HTTPHeaders(answer.headers)
         if let cursor = answer.eventCursor {
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
-            openStream(at: cursor, context)
+            openStream(at: cursor, changes: answer.streamsChanges, context)
             return
         }
         headers.replaceOrAdd(name: "Content-Length", value: "\(answer.body.count)")
@@ -167,7 +167,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Keeps the response open: the opening comment now, then what the
     /// hub publishes, until the client leaves or the daemon stops.
-    private func openStream(at cursor: EventStream.Cursor, _ context: ChannelHandlerContext) {
+    private func openStream(at cursor: EventStream.Cursor, changes: Bool, _ context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         let id = hub.open(EventHub.Stream(
@@ -184,7 +184,7 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
                     handler.write(last, context)
                     handler.end(context)
                 }
-            }), at: cursor)
+            }, changes: changes), at: cursor)
         guard let id else {
             write(EventStream.end, context)
             end(context)

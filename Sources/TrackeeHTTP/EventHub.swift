@@ -10,6 +10,8 @@ final class EventHub: Sendable {
         var send: @Sendable (String) -> Void
         /// Writes the last frame and ends the response.
         var finish: @Sendable (String) -> Void
+        /// Whether it takes the `changed` frames too (the web page's).
+        var changes = false
     }
 
     private struct State {
@@ -55,12 +57,16 @@ final class EventHub: Sendable {
     /// Where to read from; nil while no stream is open.
     var cursor: EventStream.Cursor? { state.withLock { $0.cursor } }
 
-    /// Sends `frames`, read up to `cursor`, to every stream.
-    func publish(_ frames: [String], upTo cursor: EventStream.Cursor) {
+    /// Sends `frames`, read up to `cursor`, to every stream, and
+    /// `changes` to the streams that take them.
+    func publish(_ frames: [String], changes: [String] = [], upTo cursor: EventStream.Cursor) {
         state.withLock { state in
             if state.cursor != nil { state.cursor = cursor }
         }
         publish(frames)
+        guard !changes.isEmpty else { return }
+        let text = changes.joined()
+        for stream in state.withLock({ Array($0.streams.values) }) where stream.changes { stream.send(text) }
     }
 
     func publish(_ frames: [String]) {

@@ -117,7 +117,8 @@ public struct HTTPServer: Service {
             guard var cursor = hub.cursor else { continue }
             do {
                 let frames = try EventStream.frames(after: &cursor, store: store, zone: zone, now: now())
-                hub.publish(frames, upTo: cursor)
+                let changes = try EventStream.changes(after: &cursor, store: store)
+                hub.publish(frames, changes: changes, upTo: cursor)
             } catch {
                 logger.error("http: the event stream cannot read the store: \(error)")
             }

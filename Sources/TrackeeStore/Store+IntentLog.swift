@@ -54,4 +54,11 @@ extension Store {
     public func lastIntentID() throws -> Int64 {
         try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM intent_log") ?? 0 }
     }
+
+    /// The journal's newest step (0 for none): it grows with every change
+    /// to clients, projects and entries, whoever made it (an intent, an
+    /// edit, a delete, an undo, an import, a pull from the hub).
+    public func lastStep() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(step) FROM journal") ?? 0 }
+    }
 }

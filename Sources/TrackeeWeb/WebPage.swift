@@ -118,9 +118,11 @@ public final class WebPage: WebPageServing {
         case .home: return await home(request, signed, now: now, alert: nil, status: 200)
         case .events:
             do {
-                let cursor = try EventStream.end(of: api.store)
-                return APIResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-                                   eventCursor: cursor)
+                var stream = APIResponse(
+                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
+                    eventCursor: try EventStream.end(of: api.store))
+                stream.streamsChanges = true
+                return stream
             } catch {
                 return Self.page(500, WebPlain.html("Trouble", "The store could not be read: \(error).", link: false))
             }

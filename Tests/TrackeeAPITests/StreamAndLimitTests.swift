@@ -71,7 +71,17 @@ import TrackeeStore
         #expect(frames[2].hasPrefix("id: i4\nevent: stopped\ndata: {\"entry\":{"))
         #expect(frames[2].contains(#""key":"k1","outcome":"stopped","previous":null,"source":"http:phone"}"#))
         // The unchanged start (i3) made no frame; the cursor moved past all.
-        #expect(cursor == EventStream.Cursor(intent: 4, firing: 1))
+        #expect(cursor == EventStream.Cursor(intent: 4, firing: 1, step: 1))
         #expect(try EventStream.frames(after: &cursor, store: h.store, zone: .utc, now: ten + 120).isEmpty)
+
+        // The web page's stream also hears of the journal's steps: the
+        // newest once, whatever made them, an edit and an undo too.
+        #expect(try EventStream.changes(after: &cursor, store: h.store) == ["id: s6\nevent: changed\ndata: {\"step\":6}\n\n"])
+        #expect(try EventStream.changes(after: &cursor, store: h.store).isEmpty)
+        _ = try h.store.edit(1, EntryChanges(description: "edited"), now: ten + 180)
+        _ = try h.store.undo(now: ten + 240)
+        #expect(try EventStream.changes(after: &cursor, store: h.store) == ["id: s8\nevent: changed\ndata: {\"step\":8}\n\n"])
+        #expect(cursor == EventStream.Cursor(intent: 4, firing: 1, step: 8))
+        #expect(try EventStream.frames(after: &cursor, store: h.store, zone: .utc, now: ten + 240).isEmpty)
     }
 }

@@ -108,3 +108,48 @@ import TrackeeTestSupport
         return events
     }
 }
+
+/// The web page's `GET /events`: the same frames as the API's stream, and
+/// `changed` for every step of the journal (an edit, a delete, an undo
+/// from the CLI), which the API's stream does not send.
+@Suite struct PageEventStreamTests {
+    @Test func thePagesStreamHearsEditsAndUndosAndTheAPIsDoesNot() async throws {
+        let d = try await ServingDaemon.start()
+        defer { d.stop() }
+        let tablet = try d.token("tablet", scopes: "read")
+        let signIn = try ChildProcess(
+            Curl.executable,
+            ["-sS", "-i", "-H", "Origin: http://127.0.0.1:\(d.port)", "--data-urlencode", "token=\(tablet)", d.url("/sign-in")],
+            in: d.sandbox)
+        let signedIn = try await signIn.finish()
+        let cookie = try #require(signedIn.stdout.components(separatedBy: "\r\n")
+            .first { $0.hasPrefix("Set-Cookie: ") }?.dropFirst("Set-Cookie: ".count).split(separator: ";").first)
+        let pageFile = try d.sandbox.write("", to: "page.txt")
+        let apiFile = try d.sandbox.write("", to: "api.txt")
+        let page = try ChildProcess(Curl.executable, ["-sS", "-N", "-o", pageFile, "-b", String(cookie), d.url("/events")],
+                                    in: d.sandbox)
+        defer { page.stop() }
+        let api = try ChildProcess(
+            Curl.executable, ["-sS", "-N", "-o", apiFile, "-H", "Authorization: Bearer \(tablet)", d.url("/v1/events/stream")],
+            in: d.sandbox)
+        defer { api.stop() }
+        let read = { (file: String) in String(decoding: (try? d.sandbox.bytes(file)) ?? Data(), as: UTF8.self) }
+        #expect(await eventually(within: 10) { read(pageFile).hasPrefix(": trackee ") && read(apiFile).hasPrefix(": trackee ") })
+
+        #expect(try d.run("add", "-p", "Docs", "--from", "09:00", "--to", "10:00").status == 0)
+        #expect(await eventually(within: 10) { read(pageFile).contains("event: changed\n") }, "\(read(pageFile))")
+        let first = EventStreamTests.events(read(pageFile)).filter { $0.event == "changed" }.count
+        #expect(try d.run("edit", "1", "-d", "edited").status == 0)
+        #expect(try d.run("undo").status == 0)
+        let undone: Int64 = try #require(try d.rows("SELECT MAX(step) FROM journal").first?[0])
+        #expect(await eventually(within: 10) {
+            EventStreamTests.events(read(pageFile)).last { $0.event == "changed" }?.id == "s\(undone)"
+        }, "\(read(pageFile))")
+        #expect(EventStreamTests.events(read(pageFile)).filter { $0.event == "changed" }.count > first)
+        #expect(EventStreamTests.events(read(pageFile)).last { $0.event == "changed" }?.data == "{\"step\":\(undone)}")
+        // A timer change reaches both; only the page's has `changed`.
+        #expect(try d.run("start", "-p", "Review").status == 0)
+        #expect(await eventually(within: 10) { read(apiFile).contains("event: started\n") && read(pageFile).contains("event: started\n") })
+        #expect(!read(apiFile).contains("event: changed"))
+    }
+}

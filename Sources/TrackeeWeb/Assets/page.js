@@ -89,7 +89,7 @@
       if (opened) refresh().catch(() => {});
       opened = true;
     };
-    for (const name of ['started', 'switched', 'stopped', 'cancelled', 'fired']) {
+    for (const name of ['started', 'switched', 'stopped', 'cancelled', 'fired', 'changed']) {
       stream.addEventListener(name, () => { refresh().catch(() => {}); });
     }
     const reconnect = () => {
