@@ -57,8 +57,11 @@
         headers: { 'X-CSRF-Token': csrf },
       });
       apply(await answer.text());
-      if (answer.ok && form.id === 'start') {
-        form.reset();
+      // The start form stays (the live parts were replaced): cleared once
+      // it started a timer, and with a new key either way, since a form
+      // sent again after a change is another intent.
+      if (form.id === 'start') {
+        if (answer.ok) form.reset();
         form.elements.key.value = newKey();
       }
     } catch (error) {
