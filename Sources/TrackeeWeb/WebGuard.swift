@@ -85,9 +85,16 @@ enum WebGuard {
     }
 
     /// Why a state-changing request is refused as coming from another
-    /// site, or nil when it comes from the page: its `Origin` must be the
-    /// page's own (the scheme, and the `Host` it was asked of), and a
-    /// browser's `Sec-Fetch-Site`, when sent, must say `same-origin`.
+    /// site, or nil when it comes from the page. A browser's
+    /// `Sec-Fetch-Site`, when sent, must say `same-origin`. Its `Origin`
+    /// must be the page's own (the scheme, and the `Host` it was asked
+    /// of), or `null`: under the page's `Referrer-Policy: no-referrer` a
+    /// browser sends `null` for the page's own posts, and then
+    /// `Sec-Fetch-Site`, which it sends to loopback and https:// pages,
+    /// says where the post came from; without it (plain HTTP beyond
+    /// loopback), the cookie, which a browser sends to no other site's
+    /// post (`SameSite=Strict`), and the session's CSRF token decide. A
+    /// request without `Origin` is no browser's post, and is refused.
     static func crossSite(_ request: APIRequest, secure: Bool) -> String? {
         if let site = request.header("Sec-Fetch-Site"), site.lowercased() != "same-origin" {
             return "The request came from another site (Sec-Fetch-Site: \(site.prefix(20))); the page's forms are sent from the page only."
@@ -99,7 +106,7 @@ enum WebGuard {
             return "The request has no Host header."
         }
         let own = (secure ? "https://" : "http://") + host.lowercased()
-        guard origin.lowercased() == own else {
+        guard origin.lowercased() == own || origin == "null" else {
             return "The request came from another origin (\(origin.prefix(80))), not \(own); the page's forms are sent from the page only."
         }
         return nil

@@ -77,7 +77,7 @@ import TrackeeStore
         let refusals: [APIResponse] = [
             await h.send("POST", "/timer/stop", form: stop, cookie: cookie, origin: "http://evil.example"),
             await h.send("POST", "/timer/stop", form: stop, cookie: cookie, origin: nil),
-            await h.send("POST", "/timer/stop", form: stop, cookie: cookie, origin: "null"),
+            await h.send("POST", "/timer/stop", form: stop, cookie: cookie, headers: [("Sec-Fetch-Site", "cross-site")], origin: "null"),
             await h.send("POST", "/timer/stop", form: stop, cookie: cookie, headers: [("Sec-Fetch-Site", "cross-site")]),
             await h.send("POST", "/timer/stop", form: stop, cookie: cookie, headers: [("Sec-Fetch-Site", "same-site")]),
             await h.send("POST", "/timer/stop", form: [("key", "web-evil")], cookie: cookie),
@@ -89,6 +89,17 @@ import TrackeeStore
             "The request came from another origin (http://evil.example), not http://127.0.0.1:7777; the page&#39;s forms are sent from the page only."))
         #expect(try h.store.running()?.project == "Docs")
         #expect(try h.store.intentHistory(limit: 5).count == 1)
+        // Under the page's no-referrer policy a browser sends Origin: null
+        // with the page's own posts, and Sec-Fetch-Site says same-origin;
+        // without Sec-Fetch-Site (plain HTTP beyond loopback), the session
+        // and its CSRF token decide: another site's post has neither.
+        #expect(await h.send("POST", "/timer/stop", form: [("key", "web-null")], cookie: nil, origin: "null").status == 403)
+        #expect(try h.store.running()?.project == "Docs")
+        let null = await h.send("POST", "/timer/cancel", form: [("csrf", csrf), ("key", "web-null")], cookie: cookie,
+                                headers: [("Sec-Fetch-Site", "same-origin")], origin: "null")
+        #expect(null.status == 303)
+        #expect(try h.store.running() == nil)
+        _ = try h.store.apply(Intent(.start(TimerParameters(project: "Docs")), at: nine, source: .cli), now: nine)
         // The header the script sends does as well as the field.
         let scripted = await h.send("POST", "/timer/stop", form: [("key", "web-js")], cookie: cookie, headers: [("X-CSRF-Token", csrf)])
         #expect(scripted.status == 303)
