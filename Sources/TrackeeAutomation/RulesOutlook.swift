@@ -9,7 +9,8 @@ public struct RulesOutlook: Sendable, Equatable {
         public var id: String
         public var name: String?
         public var enabled: Bool
-        /// Its triggers as `rules check` writes them (`at Mon..Fri 09:00`).
+        /// Its triggers as `rules check` writes them, a timed one with its
+        /// next occurrence (`at Mon..Fri 09:00: 2026-11-30T09:00:00+01:00`).
         public var triggers: [String]
 
         public init(id: String, name: String?, enabled: Bool, triggers: [String]) {
@@ -52,7 +53,10 @@ extension Automation {
         let rules = ruleSet.rules.map { rule in
             RulesOutlook.RuleLine(
                 id: rule.id, name: rule.name, enabled: rule.enabled,
-                triggers: rule.triggers.map { $0.checkView(ahead: nil, enabled: rule.enabled, zone: zone).text })
+                triggers: rule.triggers.map { trigger in
+                    let ahead = upcoming(of: trigger, rule: rule, after: instant, count: 1, zone: zone, state: state)
+                    return trigger.checkView(ahead: ahead, enabled: rule.enabled, zone: zone).text
+                })
         }
         let next = upcoming(after: instant, count: count, zone: zone, state: state).map {
             RulesOutlook.Firing(time: $0.time, rule: $0.rule ?? "", text: $0.payload.upcomingText)

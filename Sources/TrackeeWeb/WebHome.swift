@@ -249,17 +249,22 @@ struct WebHome {
         }
         html += "</ol>\n<h3>Rules</h3>\n"
         if outlook.rules.isEmpty { html += "<p class=\"empty\">No rules are loaded.</p>\n" }
+        if !outlook.next.isEmpty {
+            html += "<h4>Next firings</h4>\n<ol class=\"next\">"
+            for firing in outlook.next.prefix(5) {
+                html += "<li><time datetime=\"\(zone.iso8601(firing.time))\">\(WebHTML.text(nextTime(firing.time)))</time> "
+                    + "<b>\(WebHTML.text(firing.rule))</b> <span class=\"muted\">\(WebHTML.text(firing.text))</span></li>\n"
+            }
+            html += "</ol>\n"
+        }
         if !outlook.rules.isEmpty {
             html += "<div class=\"scroll\"><table id=\"rules\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">When</th>"
-                + "<th scope=\"col\">Next</th></tr></thead>\n<tbody>\n"
+                + "</tr></thead>\n<tbody>\n"
             for rule in outlook.rules {
-                let next = outlook.next.first { $0.rule == rule.id }
                 html += "<tr><th scope=\"row\">\(WebHTML.text(rule.id))"
                     + (rule.name.map { " <span class=\"muted\">\(WebHTML.text($0))</span>" } ?? "")
                     + (rule.enabled ? "" : " <span class=\"tag\">disabled</span>") + "</th><td>"
-                    + rule.triggers.map(WebHTML.text).joined(separator: "<br>") + "</td><td class=\"nw\">"
-                    + (next.map { "<time datetime=\"\(zone.iso8601($0.time))\">\(WebHTML.text(nextTime($0.time)))</time>" } ?? "–")
-                    + "</td></tr>\n"
+                    + rule.triggers.map(WebHTML.text).joined(separator: "<br>") + "</td></tr>\n"
             }
             html += "</tbody>\n</table></div>\n"
         }

@@ -207,8 +207,8 @@ import TrackeeStore
 
     @Test func whyShowsEachIntentsSourceAndTheRulesNextFirings() async throws {
         let rules = RulesOutlook(
-            rules: [.init(id: "office", name: "Office <hours>", enabled: true, triggers: ["at Mon..Fri 09:00"])],
-            next: [.init(time: nine + 86_400 * 3, rule: "office", text: "at Mon..Fri 09:00")], untimedKinds: ["idle"])
+            rules: [.init(id: "office", name: "Office <hours>", enabled: true, triggers: ["at Mon..Fri 09:00: 2026-11-23T09:00:00Z"])],
+            next: [.init(time: nine + 86_400 * 3, rule: "office", text: "Mon..Fri 09:00")], untimedKinds: ["idle"])
         let h = try WebHarness(rules: rules)
         _ = try h.store.apply(Intent(.start(TimerParameters(project: "Docs")), at: nine - 60, source: .http(device: "tablet")), now: nine - 60)
         let cookie = try await h.signIn()
@@ -216,7 +216,9 @@ import TrackeeStore
         #expect(page.contains("<li><time datetime=\"2026-11-20T08:59:00Z\">08:59</time> <b>start Docs</b>: started "
             + "<span class=\"src\">http:tablet</span></li>"))
         #expect(page.contains("<tr><th scope=\"row\">office <span class=\"muted\">Office &lt;hours&gt;</span></th>"
-            + "<td>at Mon..Fri 09:00</td><td class=\"nw\"><time datetime=\"2026-11-23T09:00:00Z\">Mon 23 Nov 09:00</time></td></tr>"))
+            + "<td>at Mon..Fri 09:00: 2026-11-23T09:00:00Z</td></tr>"))
+        #expect(page.contains("<ol class=\"next\"><li><time datetime=\"2026-11-23T09:00:00Z\">Mon 23 Nov 09:00</time> <b>office</b> "
+            + "<span class=\"muted\">Mon..Fri 09:00</span></li>"))
         #expect(page.contains("idle triggers fire when the machine changes, so they have no next time."))
     }
 
