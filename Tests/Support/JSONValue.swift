@@ -58,6 +58,12 @@ public enum JSONValue: Equatable, Decodable, CustomStringConvertible {
         return nil
     }
 
+    /// A number, whole or not (times in seconds).
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
     public var string: String? {
         if case .string(let s) = self { return s }
         return nil
