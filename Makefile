@@ -86,11 +86,12 @@ demo: deps
 # (td-watson, which Debian lacks, from PyPI into .build-watson/venv);
 # what reads trackee-report's files back: poppler-utils (pdftotext,
 # pdffonts, pdftoppm) and python3-openpyxl, with fonts-dejavu-core, the
-# font the PDFs are set in; and for the HTML report, chromium,
-# chromium-driver, python3-selenium and python3-pil
-# (ReportHTMLBrowserTests opens it in headless Chromium from Debian's
-# python3, screenshots it and counts its inked pixels; poppler-utils'
-# pdfinfo and pdftotext read it printed).
+# font the PDFs are set in; and for the HTML report and the web page,
+# chromium, chromium-driver, python3-selenium and python3-pil
+# (ReportHTMLBrowserTests opens the report in headless Chromium from
+# Debian's python3, screenshots it and counts its inked pixels;
+# poppler-utils' pdfinfo and pdftotext read it printed; WebBrowserTests
+# signs in to the page of the built `trackee run` and uses it).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
 	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv \
 	poppler-utils python3-openpyxl fonts-dejavu-core chromium chromium-driver python3-selenium python3-pil \
