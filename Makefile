@@ -132,7 +132,7 @@ test: deps
 
 bench: build
 	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl \
-		dbus-daemon python3-dbusmock wrk postgresql-15
+		dbus-daemon python3-dbusmock wrk postgresql-15 chromium chromium-driver python3-selenium
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
@@ -159,6 +159,8 @@ bench: build
 	@python3 bench/report-files.py $(REPORT_BIN) | tee bench/out/report-files.md
 	@echo "== the HTTP API: keyed POST /v1/start and GET /v1/status with wrk at 32 connections, beside trackee start as a process per intent; the daemon's idle memory"
 	@bench/http/run.sh $(BIN)
+	@echo "== the web page: trackee run's page in headless Chromium, signed in: first paint of / over 20 loads, its weight (target: 100 KB), the daemon's memory idle with the page open (target: 30 MB)"
+	@/usr/bin/python3 -B bench/web.py $(BIN) | tee bench/out/web.md
 	@echo "== the hub: 100 devices of 1,000 changes, a new device's pull, convergence, two daemons, one-shot cost (PostgreSQL 15)"
 	@bench/hub/run.sh $(BIN)
 	@echo "== the pure merge alone: 100,000 new entries and 100,000 edits, as the pull's batches"
