@@ -86,11 +86,12 @@ demo: deps
 # (td-watson, which Debian lacks, from PyPI into .build-watson/venv);
 # what reads trackee-report's files back: poppler-utils (pdftotext,
 # pdffonts, pdftoppm) and python3-openpyxl, with fonts-dejavu-core, the
-# font the PDFs are set in; and for the HTML report, chromium,
-# chromium-driver, python3-selenium and python3-pil
-# (ReportHTMLBrowserTests opens it in headless Chromium from Debian's
-# python3, screenshots it and counts its inked pixels; poppler-utils'
-# pdfinfo and pdftotext read it printed).
+# font the PDFs are set in; and for the HTML report and the web page,
+# chromium, chromium-driver, python3-selenium and python3-pil
+# (ReportHTMLBrowserTests opens the report in headless Chromium from
+# Debian's python3, screenshots it and counts its inked pixels;
+# poppler-utils' pdfinfo and pdftotext read it printed; WebBrowserTests
+# signs in to the page of the built `trackee run` and uses it).
 TEST_PACKAGES = khal gpsd gpsd-clients mosquitto mosquitto-clients valgrind python3 dbus-daemon python3-dbusmock \
 	curl openssl nginx python3-jinja2 postgresql-15 dpkg-dev timewarrior python3-venv \
 	poppler-utils python3-openpyxl fonts-dejavu-core chromium chromium-driver python3-selenium python3-pil \
@@ -131,7 +132,7 @@ test: deps
 
 bench: build
 	@scripts/install-deps.sh timewarrior hyperfine sqlite3 python3 python3-venv valgrind binutils gcc bc curl \
-		dbus-daemon python3-dbusmock wrk postgresql-15
+		dbus-daemon python3-dbusmock wrk postgresql-15 chromium chromium-driver python3-selenium
 	$(SWIFT) build -c release --product trackee-bench-rules
 	@bench/run.sh $(BIN)
 	@echo "== rules engine and daemon"
@@ -158,6 +159,8 @@ bench: build
 	@python3 bench/report-files.py $(REPORT_BIN) | tee bench/out/report-files.md
 	@echo "== the HTTP API: keyed POST /v1/start and GET /v1/status with wrk at 32 connections, beside trackee start as a process per intent; the daemon's idle memory"
 	@bench/http/run.sh $(BIN)
+	@echo "== the web page: trackee run's page in headless Chromium, signed in: first paint of / over 20 loads, its weight (target: 100 KB), the daemon's memory idle with the page open (target: 30 MB)"
+	@/usr/bin/python3 -B bench/web.py $(BIN) | tee bench/out/web.md
 	@echo "== the hub: 100 devices of 1,000 changes, a new device's pull, convergence, two daemons, one-shot cost (PostgreSQL 15)"
 	@bench/hub/run.sh $(BIN)
 	@echo "== the pure merge alone: 100,000 new entries and 100,000 edits, as the pull's batches"

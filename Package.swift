@@ -233,13 +233,16 @@ let package = Package(
             name: "TrackeeHTTPLoadTests",
             dependencies: ["TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Clients"]),
+        // Browser/ holds the web page's use in headless Chromium
+        // (WebBrowserTests; Debian's python3-selenium).
         .testTarget(
             name: "TrackeeCLITests",
             dependencies: [
                 "TrackeeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 // The Home Assistant recipe's YAML, read as Home Assistant does.
                 .product(name: "Yams", package: "Yams"),
-            ]),
+            ],
+            exclude: ["Browser"]),
         // The HTTP API through the real daemon and real clients (curl,
         // Python's http.client); Clients/ holds the Python ones.
         .testTarget(

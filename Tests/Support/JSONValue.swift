@@ -58,6 +58,12 @@ public enum JSONValue: Equatable, Decodable, CustomStringConvertible {
         return nil
     }
 
+    /// A number, whole or not (times in seconds).
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
     public var string: String? {
         if case .string(let s) = self { return s }
         return nil
@@ -77,11 +83,12 @@ public enum JSONValue: Equatable, Decodable, CustomStringConvertible {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByNilLiteral
+    ExpressibleByArrayLiteral, ExpressibleByNilLiteral, ExpressibleByDictionaryLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(nilLiteral: ()) { self = .null }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(uniqueKeysWithValues: elements)) }
 }

@@ -167,7 +167,7 @@ import TrackeeStore
             #expect(answer.header("Content-Security-Policy") == "default-src 'none'; script-src 'self'; style-src 'self'; "
                 + "img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
             #expect(answer.header("X-Content-Type-Options") == "nosniff")
-            #expect(answer.header("Referrer-Policy") == "no-referrer")
+            #expect(answer.header("Referrer-Policy") == "same-origin")
             #expect(answer.header("X-Frame-Options") == "DENY")
         }
         #expect(await h.send("GET", "/", cookie: cookie).header("Cache-Control") == "no-store")

@@ -4,6 +4,11 @@ import TrackeeCore
 import TrackeeReport
 import TrackeeTestSupport
 
+/// What the test needs and lacks: the browser, python3-pil and poppler-utils.
+private let reportBrowserMissing = BrowserTools.missing([
+    ("/usr/lib/python3/dist-packages/PIL", "python3-pil"), ("/usr/bin/pdfinfo", "poppler-utils"),
+])
+
 /// The HTML report in headless Chromium (issue 37 §4): Browser/
 /// report_browser.py, run with Debian's python3 and python3-selenium,
 /// opens each page at 1280×900 and at 375×800, screenshots it, reads the
@@ -18,7 +23,7 @@ import TrackeeTestSupport
 /// report-html-375.png, with the week as JSON and as terminal text for
 /// the other formats' pictures (scripts/report-screenshots.sh makes all
 /// of docs/'s).
-@Suite(.enabled(if: BrowserTools.missing == nil, Comment(rawValue: BrowserTools.missing ?? "")))
+@Suite(.enabled(if: reportBrowserMissing == nil, Comment(rawValue: reportBrowserMissing ?? "")))
 struct ReportHTMLBrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Browser/report_browser.py").path
@@ -88,35 +93,20 @@ struct ReportHTMLBrowserTests {
     @Test func chromiumShowsThePagesAsTheReportSaysWithoutFetchingAnything() async throws {
         let work = try TemporaryDirectory("trackee-report-html-")
         let pages = Self.pages()
-        var arguments = ["-B", Self.script, "--work", work.path]
+        var arguments = ["--work", work.path]
         for (name, report) in pages {
             arguments.append(name + "=" + (try work.write(ReportHTML.render(report), to: name + ".html")))
         }
         try FileManager.default.createDirectory(atPath: work.path + "/home", withIntermediateDirectories: true)
-        // The browser's temporary folder, short: its socket's path must fit
-        // in 108 bytes, which one under `work` does not.
-        var template = Array("/tmp/trh-XXXXXX".utf8CString)
-        let tmp = try #require(mkdtemp(&template).map { String(cString: $0) })
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
         let environment = [
-            "HOME": work.path + "/home", "TMPDIR": tmp, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+            "HOME": work.path + "/home", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
             "XDG_CONFIG_HOME": work.path + "/home/.config", "XDG_CACHE_HOME": work.path + "/home/.cache",
         ]
-        let out = URL(fileURLWithPath: work.path + "/browser.json")
-        let err = URL(fileURLWithPath: work.path + "/browser.err")
-        let process = try startProgram(
-            "/usr/bin/python3", arguments, environment: environment, in: URL(fileURLWithPath: work.path), stdout: out,
-            stderr: err)
-        // The script is its own process group's leader, so a run that
-        // hangs is ended with its browser.
-        let ended = await eventually(within: 300, every: .milliseconds(100)) { !process.isRunning }
-        if !ended { kill(-process.processIdentifier, SIGKILL) }
-        await process.ended()
-        let stderr = String(decoding: try Data(contentsOf: err), as: UTF8.self)
-        try #require(ended, "the browser's run took over 300 s: \(stderr)")
-        if process.terminationStatus == 77 { try Test.cancel(Comment(rawValue: stderr)) }
-        try #require(process.terminationStatus == 0, "\(stderr)")
-        let run = try JSONDecoder().decode(Run.self, from: Data(contentsOf: out))
+        let browser = try await BrowserTools.run(Self.script, arguments, work: work.path, environment: environment)
+        try #require(browser.ended, "the browser's run took over 300 s: \(browser.stderr)")
+        if browser.status == 77 { try Test.cancel(Comment(rawValue: browser.stderr)) }
+        try #require(browser.status == 0, "\(browser.stderr)")
+        let run = try JSONDecoder().decode(Run.self, from: browser.stdout)
         #expect(run.strays == [])
         #expect(run.pages.count == pages.count)
         for (name, report) in pages {
@@ -172,17 +162,4 @@ struct ReportHTMLBrowserTests {
             try Data((text.joined(separator: "\n") + "\n").utf8).write(to: out.appendingPathComponent("week-terminal.ansi"))
         }
     }
-}
-
-enum BrowserTools {
-    /// What the browser test needs and lacks: `make test` installs it all.
-    static let missing: String? = {
-        let needed = [
-            ("/usr/bin/chromium", "chromium"), ("/usr/bin/chromedriver", "chromium-driver"),
-            ("/usr/lib/python3/dist-packages/selenium", "python3-selenium"), ("/usr/lib/python3/dist-packages/PIL", "python3-pil"),
-            ("/usr/bin/pdfinfo", "poppler-utils"), ("/usr/bin/python3", "python3"),
-        ]
-        let lacking = needed.filter { !FileManager.default.fileExists(atPath: $0.0) }.map(\.1)
-        return lacking.isEmpty ? nil : "needs the Debian packages " + lacking.joined(separator: ", ")
-    }()
 }

@@ -25,8 +25,8 @@ server counts the requests each copy caused: none with the policy, and
 some without it, which shows the probe would see one.
 
 Uses Debian's chromium, chromium-driver and python3-selenium (never
-Selenium Manager: both executables are given), python3-pil and
-poppler-utils. Its own process group, so the test can end it and the
+Selenium Manager: both executables are given; Tests/Browser/chromium.py
+starts them), python3-pil and poppler-utils. Its own process group, so the test can end it and the
 browser together. Exit 77 when Chromium cannot start, with why on stderr
 (what chromedriver said, and what Chromium says started alone); then
 nothing else was done.
@@ -37,19 +37,15 @@ import http.server
 import io
 import json
 import os
-import signal
 import subprocess
 import sys
-import threading
-import time
 
 from PIL import Image
-from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, WebDriverException
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoAlertPresentException
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Browser"))
+from chromium import CONTRAST, network_events, requested_urls, serving, start_driver, strays  # noqa: E402
+
 SIZES = [(1280, 900, False), (375, 800, True)]
 CSP_META = ("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "style-src 'unsafe-inline'; img-src data:\">\n")
@@ -77,40 +73,6 @@ return {
 };
 """
 
-# WCAG 2's contrast ratio of each rendered text against the first opaque
-# background behind it (an SVG text's fill against the page's): the lowest.
-CONTRAST = """
-const luminance = color => {
-  const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map(Number).map(v => {
-    v /= 255;
-    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-};
-const background = element => {
-  for (let e = element; e; e = e.parentElement) {
-    const parts = getComputedStyle(e).backgroundColor.match(/[\\d.]+/g);
-    if (parts && (parts.length < 4 || Number(parts[3]) > 0)) return getComputedStyle(e).backgroundColor;
-  }
-  return 'rgb(255, 255, 255)';
-};
-const lowestContrast = () => {
-  let lowest = {ratio: 99, text: ''};
-  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (texts.nextNode()) {
-    const node = texts.currentNode, element = node.parentElement;
-    if (!node.textContent.trim() || element.closest('title')) continue;
-    if (element.getBoundingClientRect().width === 0) continue;
-    const style = getComputedStyle(element);
-    const a = luminance(element instanceof SVGElement ? style.fill : style.color), b = luminance(background(element));
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < lowest.ratio) lowest = {ratio: ratio, text: node.textContent.trim().slice(0, 40)};
-  }
-  return lowest;
-};
-"""
-
-
 class CountingHandler(http.server.BaseHTTPRequestHandler):
     """Answers 404 to anything and counts the requests by path."""
     hits = []
@@ -125,33 +87,9 @@ class CountingHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def start_driver(work):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    flags = ["--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-             "--force-device-scale-factor=1", "--no-first-run", "--no-default-browser-check",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-extensions", "--disable-default-apps", "--disable-crash-reporter",
-             "--user-data-dir=" + os.path.join(work, "profile")]
-    if os.geteuid() == 0:
-        flags.append("--no-sandbox")
-    for flag in flags:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    service = Service(executable_path=CHROMEDRIVER, log_path=os.path.join(work, "chromedriver.log"))
-    return webdriver.Chrome(service=service, options=options)
-
-
-def requested_urls(driver):
+def requested(driver):
     """The URLs of the requests in the performance log since the last read."""
-    urls = []
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            urls.append(message["params"]["request"]["url"])
-        elif message.get("method") == "Network.webSocketCreated":
-            urls.append(message["params"]["url"])
-    return urls
+    return requested_urls(network_events(driver))
 
 
 def inked(png):
@@ -164,7 +102,7 @@ def inked(png):
 def open_page(driver, path, width, height, mobile):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
-    requested_urls(driver)
+    requested(driver)
     driver.get("file://" + path)
     driver.execute_script("return document.readyState")
 
@@ -189,7 +127,7 @@ def look(driver, work, name, path):
         with open(os.path.join(work, "%s-%d.png" % (name, width)), "wb") as f:
             f.write(base64.b64decode(full["data"]))
         dom.update({"inked": inked(shot), "shotSize": list(Image.open(io.BytesIO(shot)).size),
-                    "requests": requested_urls(driver), "dialog": dialog})
+                    "requests": requested(driver), "dialog": dialog})
         seen[str(width)] = dom
     seen["pdf"] = printed(driver, work, name, path, seen["1280"]["headings"])
     return seen
@@ -211,16 +149,13 @@ def printed(driver, work, name, path, headings):
         first_lines.append(next((line.strip() for line in text.splitlines() if line.strip()), ""))
     starts = [next((i + 1 for i, line in enumerate(first_lines) if line.startswith(h)), 0) for h in headings]
     return {"pages": pages, "sectionPages": starts, "firstLines": first_lines,
-            "requests": requested_urls(driver)}
+            "requests": requested(driver)}
 
 
 def probe(driver, work, page):
     """Requests to a local server from the page with an <img> and a
     stylesheet added: with the page's policy, and without it."""
-    server = http.server.HTTPServer(("127.0.0.1", 0), CountingHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(CountingHandler) as server:
         base = "http://127.0.0.1:%d" % server.server_address[1]
         with open(page, encoding="utf-8") as f:
             html = f.read()
@@ -237,50 +172,6 @@ def probe(driver, work, page):
             # driver.get waits for: their requests are made by now.
             counts[label] = len(CountingHandler.hits)
         return counts
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def strays(profile):
-    """The processes still running with the browser's profile folder in
-    their command line (the browser's own, started with it), after waiting
-    up to 10 s for them to end on their own; those are then killed."""
-    def running():
-        found = []
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open("/proc/%s/cmdline" % pid, "rb") as f:
-                    if profile.encode() in f.read():
-                        found.append(int(pid))
-            except OSError:
-                pass
-        return found
-    for _ in range(100):
-        left = running()
-        if not left:
-            return []
-        time.sleep(0.1)
-    for pid in left:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    return left
-
-
-def chromium_alone(work):
-    """The end of what Chromium writes when started without the driver
-    (chromedriver only says that it exited): why it could not start."""
-    flags = ["--headless=new", "--disable-gpu", "--user-data-dir=" + os.path.join(work, "alone")]
-    if os.geteuid() == 0:
-        flags.append("--no-sandbox")
-    try:
-        run = subprocess.run([CHROMIUM] + flags + ["--dump-dom", "about:blank"], capture_output=True, text=True,
-                             timeout=30)
-        return "exit %d: %s" % (run.returncode, run.stderr.strip()[-1000:])
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return str(error)
 
 
 def main():
@@ -289,12 +180,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("pages", nargs="+")
     args = parser.parse_args()
-    try:
-        driver = start_driver(args.work)
-    except WebDriverException as error:
-        print("Chromium did not start: %s" % str(error.msg or error).strip().splitlines()[0], file=sys.stderr)
-        print("Chromium alone says: %s" % chromium_alone(args.work), file=sys.stderr)
-        sys.exit(77)
+    driver = start_driver(args.work)
     try:
         result = {"browser": driver.capabilities.get("browserVersion"), "pages": {}}
         pages = [page.split("=", 1) for page in args.pages]
