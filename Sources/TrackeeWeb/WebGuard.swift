@@ -17,17 +17,15 @@ enum WebGuard {
 
     /// What every answer of the page carries. No script but the page's
     /// own file, no style but its own sheet, nothing fetched from another
-    /// host, no framing, no referrer to another site. (Not `no-referrer`:
-    /// under it a browser sends `Origin: null` with a form it posts
-    /// without a script, the sign-in form's among them, and ``crossSite``
-    /// refuses that.)
+    /// host, no framing, no referrer (under which a browser sends `Origin:
+    /// null` with the page's own posts: ``crossSite`` takes that).
     static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
         + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     static let headers: [(String, String)] = [
         ("Content-Security-Policy", contentSecurityPolicy),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "same-origin"),
+        ("Referrer-Policy", "no-referrer"),
         ("X-Frame-Options", "DENY"),
         ("Cross-Origin-Opener-Policy", "same-origin"),
         ("Cross-Origin-Resource-Policy", "same-origin"),

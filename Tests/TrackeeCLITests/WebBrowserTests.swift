@@ -131,13 +131,11 @@ struct WebBrowserTests {
         #expect(edit["saved"] == "Inbox, planning and invoices")
         #expect(edit["undo"] == .string("undid \"edit #\(edit["entry"].string ?? "")\": #\(edit["entry"].string ?? "") as before"))
         #expect(edit["widths"] == ["375": [375, 375], "1280": [1280, 1280]])
-        withKnownIssue("""
-            An undo is no intent and no firing, so /events says nothing of it and the page shows the undone edit \
-            until the next timer event (the same for any edit or delete made outside the page)
-            """) {
-            #expect(edit["liveSeconds"].number != nil)
-            #expect(edit["shownAfterUndo"] == "Inbox and planning")
-        }
+        // The undo is a journal step, which the page's stream sends as
+        // `changed`: the page shows the old value without a reload.
+        let undoSeconds = try #require(edit["liveSeconds"].number, "\(edit)")
+        #expect(undoSeconds <= 1.0, "the undo showed \(undoSeconds) s after the CLI exited")
+        #expect(edit["shownAfterUndo"] == "Inbox and planning")
 
         // trackee run stopped and started again on its port: the page
         // reconnects and shows the next start without a reload.
