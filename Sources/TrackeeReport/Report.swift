@@ -110,6 +110,11 @@ public struct ReportSlice: Sendable, Codable, Equatable {
 public struct ReportProjectKey: Sendable, Hashable {
     public var name: String?
     public var client: String?
+
+    public init(name: String?, client: String?) {
+        self.name = name
+        self.client = client
+    }
 }
 
 extension ReportProject {

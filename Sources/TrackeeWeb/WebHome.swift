@@ -163,20 +163,27 @@ struct WebHome {
     }
 
     /// The day as a bar from midnight to midnight, an entry a block in its
-    /// project's colour, with the hours marked below.
+    /// project's colour (the week's, when the week's report has the
+    /// project; else by today's time), with the hours marked below.
     func timeline(_ pieces: [(entry: Entry, from: Instant, to: Instant)], tracked: Int64) -> String {
         let length = Double(max(1, today.end - today.start))
-        var seconds: [String: Int64] = [:]
-        for piece in pieces { seconds[piece.entry.project ?? "", default: 0] += piece.to - piece.from }
-        let ranked = seconds.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+        var seconds: [ReportProjectKey: Int64] = [:]
+        for piece in pieces { seconds[Self.key(piece.entry), default: 0] += piece.to - piece.from }
+        let ranked = seconds.sorted { ($0.value, $1.key.name ?? "") > ($1.value, $0.key.name ?? "") }.map(\.key)
+        var colors: [ReportProjectKey: String] = [:]
+        if case .success(let report) = week {
+            for project in report.projects { colors[project.key] = project.color }
+        }
         var svg = "<svg class=\"timeline\" width=\"100%\" height=\"40\" role=\"img\" aria-label=\"Today from midnight to "
             + "midnight: \(HTMLText.duration(tracked)) tracked\"><rect class=\"track\" x=\"0\" y=\"4\" width=\"100%\" height=\"20\"/>"
         for piece in pieces where piece.to > piece.from {
             let x = Double(piece.from - today.start) / length * 100
             let width = max(0.2, Double(piece.to - piece.from) / length * 100)
-            let rank = ranked.firstIndex(of: piece.entry.project ?? "") ?? 0
+            let key = Self.key(piece.entry)
+            let rank = ranked.firstIndex(of: key) ?? 0
+            let color = HTMLText.color(colors[key] ?? ReportBuilder.palette[rank % ReportBuilder.palette.count])
             svg += "<rect x=\"\(HTMLText.percent(x))\" y=\"4\" width=\"\(HTMLText.percent(width))\" height=\"20\" "
-                + "fill=\"\(ReportBuilder.palette[rank % ReportBuilder.palette.count])\"><title>"
+                + "fill=\"\(color)\"><title>"
                 + WebHTML.text(WebHTML.clock(piece.entry.start, zone) + " " + (piece.entry.project ?? "(no project)"))
                 + "</title></rect>"
         }
@@ -186,6 +193,10 @@ struct WebHome {
             svg += "<text x=\"\(HTMLText.percent(x))\" y=\"38\" text-anchor=\"\(anchor)\">\(pad(hour, 2)):00</text>"
         }
         return svg + "</svg>\n"
+    }
+
+    static func key(_ entry: Entry) -> ReportProjectKey {
+        ReportProjectKey(name: entry.project, client: entry.client)
     }
 
     // MARK: the week
@@ -226,7 +237,7 @@ struct WebHome {
             var what = record.action
             if record.action == "start", let parameters = TimerParameters(loggedParameters: record.parameters) {
                 what += " " + WebHTML.project(parameters.project, client: parameters.client)
-                if !parameters.description.isEmpty { what += " “\(WebHTML.text(parameters.description))”" }
+                if !parameters.description.isEmpty { what += " \"" + WebHTML.text(parameters.description) + "\"" }
                 if !parameters.tags.isEmpty { what += " " + WebHTML.tags(parameters.tags) }
             } else {
                 what = WebHTML.text(what)
@@ -278,7 +289,7 @@ struct WebHome {
     /// A trace as `rules why` says it: the verdict's sentence, each
     /// condition with what it looked at, the detail.
     func traceDetail(_ trace: RuleTrace) -> String {
-        var html = "<div class=\"reason\">\(WebHTML.text(trace.verdict.sentence))"
+        var html = "<div class=\"reason\">" + WebHTML.text(trace.verdict.sentence.prefix(1).uppercased() + trace.verdict.sentence.dropFirst())
         if !trace.conditions.isEmpty {
             html += "<ul>" + trace.conditions.map { condition in
                 "<li>if \(WebHTML.text(condition.condition)): \(WebHTML.text(condition.input)) → \(condition.holds)</li>"

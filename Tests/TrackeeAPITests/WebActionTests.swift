@@ -167,7 +167,7 @@ import TrackeeStore
             #expect(answer.header("Content-Security-Policy") == "default-src 'none'; script-src 'self'; style-src 'self'; "
                 + "img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
             #expect(answer.header("X-Content-Type-Options") == "nosniff")
-            #expect(answer.header("Referrer-Policy") == "same-origin")
+            #expect(answer.header("Referrer-Policy") == "no-referrer")
             #expect(answer.header("X-Frame-Options") == "DENY")
         }
         #expect(await h.send("GET", "/", cookie: cookie).header("Cache-Control") == "no-store")
@@ -199,6 +199,10 @@ import TrackeeStore
         let report = try h.api.buildReport(.weekly, query: APIRequest(method: "GET", path: "/", query: [("project", "Docs"), ("period", "week")]))
         #expect(report.filters == ["project Docs"])
         #expect(page.contains(ReportHTML.fragment(report)))
+        // Today's line colours a project as the week's charts do.
+        #expect(report.projects.map(\.name) == ["Docs"])
+        #expect(page.contains("<rect x=\"33.333%\" y=\"4\" width=\"4.167%\" height=\"20\" fill=\"\(report.projects[0].color)\">"
+            + "<title>08:00 Docs</title></rect>"))
         #expect(page.contains("<input id=\"week-project\" name=\"project\" value=\"Docs\" list=\"projects\" autocomplete=\"off\">"))
         #expect(await h.send("GET", "/favicon.ico").body == PackageResources.icon_svg)
         let bad = await h.send("GET", "/", cookie: cookie, query: [("billable", "maybe")]).text
