@@ -131,7 +131,11 @@ def main():
                                {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         trackee_web.sign_in(driver, url, secret, WebDriverWait(driver, 15))
         cookie = next(c["value"] for c in driver.get_cookies() if c["name"] == "trackee_session")
-        driver.get("about:blank")
+        # A page of trackee's origin before the first load, so that load
+        # does not also pay for Chromium's new renderer process (site
+        # isolation gives each site its own; about:blank has none of
+        # trackee's), then the cache emptied, so it fetches every asset.
+        driver.get(url + "/favicon.ico")
         driver.execute_cdp_cmd("Network.clearBrowserCache", {})
         network_events(driver)
         seen = [load(driver, url + "/") for _ in range(loads)]
@@ -171,9 +175,13 @@ def main():
 
     print("| the web page (`trackee run`, %d loads of `/`) | measured | target | verdict |" % loads)
     print("| --- | ---: | ---: | --- |")
-    print("| first paint, median / max | %s | | |" % ms(fp))
+    warm = fp[1:] or fp
+    print("| first paint, median of the loads with the assets cached | %.0f ms | ≤ 100 ms | %s |" % (
+        statistics.median(warm), verdict(statistics.median(warm), 100)))
+    print("| first paint, slowest load with the assets cached | %.0f ms | ≤ 100 ms | %s |" % (max(warm), verdict(max(warm), 100)))
+    print("| first paint of the first load (empty cache: the assets fetched too) | %.0f ms | ≤ 100 ms | %s |" % (
+        fp[0], verdict(fp[0], 100)))
     print("| first contentful paint, median / max | %s | | |" % ms(fcp))
-    print("| the first load (empty cache): first contentful paint | %.0f ms | | |" % fcp[0])
     print("| the document's response ended, median | %.0f ms | | |" % statistics.median(s["responseEnd"] for s in seen))
     print("| page weight, decoded by the browser: %s | %.1f KB | ≤ 100 KB | %s |" % (
         " + ".join("%s %s" % (name(a), "%.1f" % (size / 1024) if size is not None else "(not asked; curl's)")
