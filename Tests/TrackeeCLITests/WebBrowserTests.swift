@@ -196,6 +196,17 @@ struct WebBrowserTests {
         #expect(fetch["running"] == .string(project))
         #expect(crossSite["intentsMade"] == 0)
 
+        // Without its script the page still works: forms post, the server
+        // redirects back, and a double click on stop is one stop.
+        let noScript = run["noScript"]
+        #expect(noScript["live"] == "", "the script ran: \(noScript)")
+        #expect(noScript["stopped"] == "No timer is running.")
+        #expect(noScript["stopsMade"] == 1)
+        #expect(noScript["latest"] == ["action": "stop", "outcome": "stopped", "source": "web:phone"])
+        #expect(noScript["started"] == "Offline")
+        #expect(noScript["url"] == .string(url + "/"))
+        #expect(noScript["running"] == ["Offline", "no script here", "web:phone"])
+
         #expect(run["daemonExit"] == 0)
         #expect(run["daemonLog"] == [
             "trackee run: warning: http: sign-in failed from 127.0.0.1: a token that is not a token of this store",

@@ -25,8 +25,8 @@ double     a double click on a recent project's button: how many start
 live       `trackee start -p Review` in a terminal: when the page shows it,
            from the command's exit.
 edit       the edit page's description changed and saved, then `trackee
-           undo`: what the page shows within 3 s (live), and after the next
-           timer event.
+           undo`: what the page shows within 3 s (live: the page's stream
+           sends `changed` for the journal's step) and when.
 restart    trackee run stopped (SIGTERM) and started again on the port; a
            `trackee start` after it, on the page without a reload.
 xss        a start from the form with a description and a project that are
@@ -38,6 +38,9 @@ crossSite  a page of another origin (http://localhost:OTHER, served here)
            whose form posts to /timer/stop on its own, then one whose
            fetch posts there (no-cors, with credentials): the statuses,
            and the timer per `trackee status --json`.
+noScript   the page with its script turned off (DevTools): a double click
+           on Stop and the start form post, the server redirects back;
+           the stops made, what the reloaded page shows, the timer.
 strays     the browser's processes still running after it quit.
 
 Uses Debian's chromium, chromium-driver and python3-selenium
@@ -460,6 +463,39 @@ def cross_site(use, url):
         return {"other": other, "form": form, "fetch": fetched, "intentsMade": len(use.history()) - intents}
 
 
+def no_script(use, url):
+    """The page with its script turned off: a double click on stop and the
+    start form still post, the server redirects back, and the page shows
+    the change after its reload; one stop is made."""
+    d = use.driver
+    d.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        use.trackee("start", "-p", "Review", "-d", "without the script")
+        d.get(url + "/")
+        WebDriverWait(d, 15).until(lambda _: d.find_elements("id", "stop"))
+        live = d.find_element("id", "live").text
+        stops = sum(1 for i in use.history() if i["action"] == "stop")
+        ActionChains(d).double_click(d.find_element("id", "stop")).perform()
+        WebDriverWait(d, 15).until(lambda _: d.find_element("id", "timer-state").text == "No timer is running.")
+        time.sleep(1)
+        stopped = d.find_element("id", "timer-state").text
+        after = use.history()
+        d.find_element("id", "start-project").send_keys("Offline")
+        d.find_element("id", "start-description").send_keys("no script here")
+        d.find_element("id", "start-button").click()
+        WebDriverWait(d, 15).until(lambda _: d.find_elements("id", "timer-project")
+                                   and d.find_element("id", "timer-project").text == "Offline")
+        running = use.status()["running"]
+        result = {"live": live, "stopped": stopped, "stopsMade": sum(1 for i in after if i["action"] == "stop") - stops,
+                  "latest": {k: after[0].get(k) for k in ["action", "outcome", "source"]},
+                  "started": d.find_element("id", "timer-project").text, "url": d.current_url,
+                  "running": [running.get("project"), running.get("description"), running.get("source")]}
+    finally:
+        d.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    use.keep()
+    return result
+
+
 def main():
     os.setpgrp()
     parser = argparse.ArgumentParser()
@@ -490,6 +526,7 @@ def main():
         result["xss"] = xss(use)
         result["network"] = {"requests": requested_urls(use.events), "console": use.console}
         result["crossSite"] = cross_site(use, url)
+        result["noScript"] = no_script(use, url)
     finally:
         driver.quit()
         result["daemonExit"] = daemon.stop()
