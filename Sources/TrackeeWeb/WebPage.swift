@@ -181,6 +181,9 @@ public final class WebPage: WebPageServing {
         }
         let session: String
         do {
+            // A browser that signs in again gets a new session; the one
+            // its cookie held ends, so no secret it had stays valid.
+            if let old = WebGuard.cookie(request) { _ = try api.store.endSession(secretHash: SHA256.hex(old.utf8)) }
             session = try api.store.startSession(token: principal.device, now: now, lifetime: sessionLifetime)
         } catch {
             return Self.page(500, WebPlain.signIn(alert: "The session could not be kept: \(error).", days: days))

@@ -95,6 +95,17 @@ import TrackeeStore
         #expect(try h.store.sessions(now: h.clock.now).isEmpty)
     }
 
+    @Test func signingInAgainEndsTheSessionTheBrowserHad() async throws {
+        let h = try WebHarness()
+        let first = try await h.signIn()
+        let again = await h.send("POST", "/sign-in", form: [("token", h.phone)], cookie: first)
+        #expect(again.status == 303)
+        let sessions = try h.store.sessions(now: h.clock.now)
+        #expect(sessions.count == 1)
+        #expect(sessions.first?.id != String(SHA256.hex(first.utf8).prefix(8)))
+        #expect(await h.send("GET", "/", cookie: first).text.contains("<form id=\"sign-in\""))
+    }
+
     @Test func signingOutEndsTheSessionAndClearsTheCookie() async throws {
         let h = try WebHarness()
         let cookie = try await h.signIn()
