@@ -101,6 +101,7 @@ WATSON_VENV = .build-watson/venv
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
 test: deps
+	@mkdir -p .build && scripts/swiftpm-leftovers.sh mark .build/test-started
 	@scripts/install-deps.sh $(TEST_PACKAGES)
 	@test -x $(WATSON_VENV)/bin/watson || { python3 -m venv $(WATSON_VENV) && \
 		$(WATSON_VENV)/bin/pip install -q --disable-pip-version-check td-watson==2.1.0; } || \
@@ -128,6 +129,7 @@ test: deps
 	wait $$beside; checks=$$?; \
 	echo "== made beside the Swift tests: the leak check's build, the fakes' tests, the leak check (exit $$checks)"; \
 	grep -v -e '^### unhandled dwarf2' -e '^--[0-9]*--' -e '^get_Form' .build-leaks/beside.log | grep -v '^\[[0-9]*/[0-9]*\]'; \
+	scripts/swiftpm-leftovers.sh clean .build/test-started; \
 	[ $$tests -eq 0 ] && [ $$checks -eq 0 ]
 
 bench: build
