@@ -29,6 +29,10 @@ REPORT_BIN = .build/release/trackee-report
 # in, fully static like trackee; `trackee run` execs it when the settings
 # have `http:`. Only it pays NIO's start-up cost (see BENCHMARKS.md).
 DAEMON_BIN = .build/release/trackee-daemon
+# When this make began, before any prerequisite ran: `demo` and `test`
+# remove at their end the empty folders SwiftPM left in the temporary
+# directory since then (scripts/swiftpm-leftovers.sh).
+MAKE_STARTED := $(shell mkdir -p .build && scripts/swiftpm-leftovers.sh mark .build/make-started && echo .build/make-started)
 # It also holds the hub's PostgreSQL client, libpq, linked statically:
 # libpq.a (libpq-dev) needs libpgcommon_shlib.a and libpgport_shlib.a
 # (postgresql-server-dev-15, only for this release build) and OpenSSL's
@@ -68,6 +72,7 @@ DEBUG_FLAGS = -Xswiftc -gline-tables-only
 demo: deps
 	$(SWIFT) build $(DEBUG_FLAGS) --product trackee
 	@scripts/demo.sh $(DEMO_BIN)
+	@scripts/swiftpm-leftovers.sh clean $(MAKE_STARTED)
 
 # Tests also need the real programs trackee is checked against: khal
 # (calendars), gpsd with gpsfake and gpspipe, and the mosquitto broker and
@@ -101,7 +106,6 @@ WATSON_VENV = .build-watson/venv
 # TrackeeCalendar): under valgrind the debug build takes 7 minutes a round.
 LEAK_CHECK = .build-leaks/release/trackee-calendar-leaks
 test: deps
-	@mkdir -p .build && scripts/swiftpm-leftovers.sh mark .build/test-started
 	@scripts/install-deps.sh $(TEST_PACKAGES)
 	@test -x $(WATSON_VENV)/bin/watson || { python3 -m venv $(WATSON_VENV) && \
 		$(WATSON_VENV)/bin/pip install -q --disable-pip-version-check td-watson==2.1.0; } || \
@@ -129,7 +133,7 @@ test: deps
 	wait $$beside; checks=$$?; \
 	echo "== made beside the Swift tests: the leak check's build, the fakes' tests, the leak check (exit $$checks)"; \
 	grep -v -e '^### unhandled dwarf2' -e '^--[0-9]*--' -e '^get_Form' .build-leaks/beside.log | grep -v '^\[[0-9]*/[0-9]*\]'; \
-	scripts/swiftpm-leftovers.sh clean .build/test-started; \
+	scripts/swiftpm-leftovers.sh clean $(MAKE_STARTED); \
 	[ $$tests -eq 0 ] && [ $$checks -eq 0 ]
 
 bench: build
