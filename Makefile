@@ -29,10 +29,11 @@ REPORT_BIN = .build/release/trackee-report
 # in, fully static like trackee; `trackee run` execs it when the settings
 # have `http:`. Only it pays NIO's start-up cost (see BENCHMARKS.md).
 DAEMON_BIN = .build/release/trackee-daemon
-# When this make began, before any prerequisite ran: `demo` and `test`
-# remove at their end the empty folders SwiftPM left in the temporary
-# directory since then (scripts/swiftpm-leftovers.sh).
-MAKE_STARTED := $(shell mkdir -p .build && scripts/swiftpm-leftovers.sh mark .build/make-started && echo .build/make-started)
+# When this make began (seconds since the epoch), before any prerequisite
+# ran: `demo` and `test` remove at their end the empty folders SwiftPM
+# left in the temporary directory since then (scripts/swiftpm-leftovers.sh).
+# A time, not a file: a make that a test runs has its own.
+MAKE_STARTED := $(shell date +%s.%N)
 # It also holds the hub's PostgreSQL client, libpq, linked statically:
 # libpq.a (libpq-dev) needs libpgcommon_shlib.a and libpgport_shlib.a
 # (postgresql-server-dev-15, only for this release build) and OpenSSL's
