@@ -1,28 +1,15 @@
 """What bench/desk.py and bench/cube.py share: a private bus's
-configuration, polling for a condition, and a percentile."""
+arguments, polling for a condition, and a percentile."""
 import os
 import time
 
 
-def bus_config(directory):
-    """A session-type bus listening in `directory`, where anyone may own
-    any name and see every message; returns its configuration file."""
-    path = os.path.join(directory, "bus.conf")
-    with open(path, "w") as f:
-        f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={directory}/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-""")
-    return path
+def bus_arguments(directory):
+    """dbus-daemon's arguments for the repository's private session bus
+    (Tests/Fixtures/private-bus.conf, where anyone may own any name and
+    see every message) on a socket in `directory`."""
+    config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "private-bus.conf")
+    return ["--config-file", config, "--address", "unix:path=" + os.path.join(directory, "bus")]
 
 
 def wait_for(predicate, seconds, what, script, every):

@@ -59,7 +59,7 @@ def main():
     processes = []
     try:
         daemon = subprocess.Popen(
-            ["dbus-daemon", "--config-file", busbench.bus_config(directory), "--nofork", "--print-address"],
+            ["dbus-daemon", *busbench.bus_arguments(directory), "--nofork", "--print-address"],
             stdout=subprocess.PIPE, text=True)
         processes.append(daemon)
         address = daemon.stdout.readline().strip()

@@ -103,24 +103,11 @@ class PrivateBus:
 
     def __init__(self):
         self.directory = tempfile.mkdtemp(prefix="trackee-cube-")
-        config = os.path.join(self.directory, "bus.conf")
-        # The configuration of the repository's other private buses
-        # (Tests/TrackeeDeskTests/PrivateBus.swift, bench/desk.py).
-        with open(config, "w") as file:
-            file.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={self.directory}/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-""")
-        self.daemon = subprocess.Popen(["dbus-daemon", "--config-file=" + config, "--print-address", "--nofork"],
+        # The repository's private bus (Tests/Fixtures/private-bus.conf),
+        # on a socket in this directory.
+        config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "private-bus.conf")
+        self.daemon = subprocess.Popen(["dbus-daemon", "--config-file=" + config,
+                                        "--address=unix:path=" + os.path.join(self.directory, "bus"), "--print-address", "--nofork"],
                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.address = self.daemon.stdout.readline().decode().strip()
         if not self.address:

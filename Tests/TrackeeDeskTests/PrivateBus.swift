@@ -45,27 +45,10 @@ final class PrivateBus {
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-dbus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("bus.conf")
-        // A session bus of its own, on a socket inside the directory, so
-        // nothing is left in /tmp and no other bus is touched.
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(directory.path)/bus</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(to: config, atomically: true, encoding: .utf8)
         let daemon = Process()
         self.daemon = daemon
         do {
-            address = try Self.launch(daemon, config: config)
+            address = try Self.launch(daemon, in: directory)
         } catch {
             if daemon.isRunning {
                 Foundation.kill(daemon.processIdentifier, SIGKILL)
@@ -76,10 +59,17 @@ final class PrivateBus {
         }
     }
 
-    /// Starts `daemon` on `config` and returns the address it printed.
-    private static func launch(_ daemon: Process, config: URL) throws -> String {
+    /// The private bus's configuration, shared with the python tests and
+    /// the benchmarks: a session bus of its own, on a socket the caller
+    /// names with `--address`.
+    static let configuration = fixtures.deletingLastPathComponent().appendingPathComponent("private-bus.conf")
+
+    /// Starts `daemon` on a socket in `directory`, so nothing is left in
+    /// /tmp and no other bus is touched, and returns the address it printed.
+    private static func launch(_ daemon: Process, in directory: URL) throws -> String {
         daemon.executableURL = URL(fileURLWithPath: Self.daemon)
-        daemon.arguments = ["--config-file=\(config.path)", "--print-address", "--nofork"]
+        daemon.arguments = ["--config-file=\(configuration.path)", "--address=unix:path=\(directory.path)/bus",
+                            "--print-address", "--nofork"]
         let output = Pipe()
         daemon.standardOutput = output
         // Its warning that it cannot raise its file limit here is noise.
@@ -113,7 +103,7 @@ final class PrivateBus {
     /// Starts a new daemon on the socket path of the one ``halt()`` killed.
     func resume() throws {
         daemon = Process()
-        _ = try Self.launch(daemon, config: directory.appendingPathComponent("bus.conf"))
+        _ = try Self.launch(daemon, in: directory)
     }
 
     /// Starts `python3 -m dbusmock` owning `name` with one object at `path`,
