@@ -56,7 +56,7 @@ import os
 import sys
 import time
 
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -468,23 +468,25 @@ def no_script(use, url):
     start form still post, the server redirects back, and the page shows
     the change after its reload; one stop is made."""
     d = use.driver
+    # Each post navigates: an element found before the new page came can
+    # go stale while it is read, or not be there yet.
+    reload = WebDriverWait(d, 15, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
     d.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     try:
         use.trackee("start", "-p", "Review", "-d", "without the script")
         d.get(url + "/")
-        WebDriverWait(d, 15).until(lambda _: d.find_elements("id", "stop"))
+        reload.until(lambda _: d.find_elements("id", "stop"))
         live = d.find_element("id", "live").text
         stops = sum(1 for i in use.history() if i["action"] == "stop")
         ActionChains(d).double_click(d.find_element("id", "stop")).perform()
-        WebDriverWait(d, 15).until(lambda _: d.find_element("id", "timer-state").text == "No timer is running.")
+        reload.until(lambda _: d.find_element("id", "timer-state").text == "No timer is running.")
         time.sleep(1)
         stopped = d.find_element("id", "timer-state").text
         after = use.history()
         d.find_element("id", "start-project").send_keys("Offline")
         d.find_element("id", "start-description").send_keys("no script here")
         d.find_element("id", "start-button").click()
-        WebDriverWait(d, 15).until(lambda _: d.find_elements("id", "timer-project")
-                                   and d.find_element("id", "timer-project").text == "Offline")
+        reload.until(lambda _: d.find_element("id", "timer-project").text == "Offline")
         running = use.status()["running"]
         result = {"live": live, "stopped": stopped, "stopsMade": sum(1 for i in after if i["action"] == "stop") - stops,
                   "latest": {k: after[0].get(k) for k in ["action", "outcome", "source"]},
