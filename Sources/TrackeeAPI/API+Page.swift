@@ -4,12 +4,6 @@ import TrackeeCore
 /// of the API it sits beside, so that its requests meet the API's limits
 /// and take the API's one way to the store (``applyTimer(key:fingerprint:source:_:)``).
 extension API {
-    /// Where `request` comes from, as the failed-authentication limit
-    /// and the log name it (``ClientAddress``).
-    package func clientAddress(_ request: APIRequest) -> ClientAddress {
-        ClientAddress.of(request, trusting: trustedProxies)
-    }
-
     /// Whether the peer of `request` is one of the settings' trusted
     /// proxies, whose `X-Forwarded-Proto` and `X-Forwarded-For` are read.
     package func fromTrustedProxy(_ request: APIRequest) -> Bool {
@@ -31,24 +25,13 @@ extension API {
     /// typed), 429 for an address over its failures, 500 when the store
     /// cannot say.
     package func signIn(secret: String, _ request: APIRequest) throws(Problem) -> APIPrincipal? {
-        let address = clientAddress(request)
-        if let wait = failures.take(address.key, now: Double(now().seconds)) {
-            throw Problem.failuresLimited(perMinute: failures.perMinute, retryAfter: wait)
-        }
-        let principal: APIPrincipal?
-        do {
-            principal = secret.isEmpty ? nil : try credentials.principal(bearer: secret)
-        } catch {
-            failures.giveBack(address.key)
-            log?.unchecked(error)
-            throw Problem.internalError("The token could not be checked; the daemon's log says why.")
-        }
-        guard let principal else {
+        try limitingFailures(of: request, unchecked: "The token could not be checked; the daemon's log says why.") {
+            () throws -> Result<APIPrincipal, Authentication.Failure> in
+            let principal = secret.isEmpty ? nil : try credentials.principal(bearer: secret)
+            return principal.map { .success($0) } ?? .failure(.unknownToken)
+        } failed: { _, address in
             log?.failedSignIn(from: address)
-            return nil
         }
-        failures.giveBack(address.key)
-        return principal
     }
 
     /// Tells the caches the store changed here, at once rather than when

@@ -109,26 +109,44 @@ public final class API: Sendable {
     /// count as well: however many requests arrive together, no more of
     /// them are checked than the address may fail.
     private func authenticate(_ request: APIRequest) throws(Problem) -> Authentication.Caller {
+        let checked = try limitingFailures(of: request, unchecked: "The credentials could not be checked; the daemon's log says why.") {
+            try Authentication.caller(of: request, credentials: credentials)
+        } failed: { failure, address in
+            log?.failed(failure, from: address)
+        }
+        guard let caller = checked else { throw Problem.unauthenticated }
+        return caller
+    }
+
+    /// Checks credentials under the limit of failures per address, which
+    /// authenticating a request and signing in on the web page share: 429
+    /// for an address over its failures; `check`'s failure counted and
+    /// handed to `failed` with the address (nil returned); a throw, which
+    /// is the store's failure and not the caller's, given back and a 500
+    /// with `detail`.
+    func limitingFailures<T, F: Error>(
+        of request: APIRequest, unchecked detail: String, _ check: () throws -> Result<T, F>,
+        failed: (F, ClientAddress) -> Void
+    ) throws(Problem) -> T? {
         let address = ClientAddress.of(request, trusting: trustedProxies)
         if let wait = failures.take(address.key, now: Double(now().seconds)) {
             throw Problem.failuresLimited(perMinute: failures.perMinute, retryAfter: wait)
         }
-        let checked: Result<Authentication.Caller, Authentication.Failure>
+        let checked: Result<T, F>
         do {
-            checked = try Authentication.caller(of: request, credentials: credentials)
+            checked = try check()
         } catch {
-            // The store failed, not the caller.
             failures.giveBack(address.key)
             log?.unchecked(error)
-            throw Problem.internalError("The credentials could not be checked; the daemon's log says why.")
+            throw Problem.internalError(detail)
         }
         switch checked {
         case .failure(let failure):
-            log?.failed(failure, from: address)
-            throw Problem.unauthenticated
-        case .success(let caller):
+            failed(failure, address)
+            return nil
+        case .success(let value):
             failures.giveBack(address.key)
-            return caller
+            return value
         }
     }
 

@@ -1,3 +1,6 @@
+import Foundation
+import TrackeeCore
+
 /// A parsed HTTP request, as the server hands it to ``API/answer(_:)``.
 public struct APIRequest: Sendable {
     public var method: String
@@ -34,8 +37,43 @@ public struct APIRequest: Sendable {
         return headers.first { $0.0.lowercased() == wanted }?.1
     }
 
+    /// The last element of header `name` read as a list, its lines joined
+    /// in order (RFC 9110, 5.3), without white space around it: what the
+    /// nearest proxy wrote in `X-Forwarded-For` or `X-Forwarded-Proto`;
+    /// nil without the header.
+    public func lastListElement(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        let lines = headers.filter { $0.0.lowercased() == wanted }.map(\.1)
+        guard !lines.isEmpty else { return nil }
+        return String(lines.joined(separator: ",").split(separator: ",").last ?? "").trimmingWhitespace()
+    }
+
     /// The first value of query parameter `name`.
     public func query(_ name: String) -> String? {
         query.first { $0.0 == name }?.1
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as a query and a browser's form
+/// write it: `name=value` pairs joined by `&`, where `+` is a space and
+/// `%XX` a byte of UTF-8.
+public enum URLEncoded {
+    /// The pairs of `text`, not yet decoded; a pair without `=` has an
+    /// empty value.
+    public static func pairs(_ text: Substring) -> [(name: Substring, value: Substring)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+
+    /// `text` decoded; nil when its `%` escapes are not UTF-8.
+    public static func decoded(_ text: Substring) -> String? {
+        plus(text).removingPercentEncoding
+    }
+
+    /// `text` with each `+` a space, its escapes left as they are.
+    public static func plus(_ text: Substring) -> String {
+        text.replacingOccurrences(of: "+", with: " ")
     }
 }

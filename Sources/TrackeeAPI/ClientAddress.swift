@@ -76,9 +76,6 @@ public struct ClientAddress: Sendable, Equatable, CustomStringConvertible {
     static func of(_ request: APIRequest, trusting proxies: Set<String>) -> ClientAddress {
         guard let peer = request.peer.flatMap(ClientAddress.init) else { return .unknown }
         guard proxies.contains(peer.text) else { return peer }
-        // Several header lines are one list, in order (RFC 9110, 5.3).
-        let forwarded = request.headers.filter { $0.0.lowercased() == "x-forwarded-for" }.map(\.1).joined(separator: ",")
-        let last = forwarded.split(separator: ",").last.map(String.init) ?? ""
-        return ClientAddress(last) ?? peer
+        return request.lastListElement("X-Forwarded-For").flatMap(ClientAddress.init) ?? peer
     }
 }

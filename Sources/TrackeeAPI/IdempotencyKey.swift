@@ -2,7 +2,7 @@ import TrackeeCore
 
 /// Reading the `Idempotency-Key` header of the IETF httpapi draft: an
 /// sf-string (`"abc"`, RFC 8941) or, as many clients send it, bare.
-enum IdempotencyKey {
+package enum IdempotencyKey {
     /// The key in `value`; a throw names what is wrong with it.
     static func parse(header value: String) throws(Problem) -> String {
         let text = value.trimmingWhitespace()
@@ -47,7 +47,7 @@ enum IdempotencyKey {
     /// The request an answer belongs to: method, path, and the SHA-256 of
     /// the body bytes exactly as sent (its `idempotency_key` field
     /// included).
-    static func fingerprint(method: String, path: String, body: [UInt8]) -> String {
+    package static func fingerprint(method: String, path: String, body: [UInt8]) -> String {
         "\(method) \(path) \(body.count) \(SHA256.hex(SHA256.digest(body)))"
     }
 }

@@ -123,17 +123,11 @@ final class APIHandler: ChannelInboundHandler, RemovableChannelHandler {
         let uri = head.uri
         let question = uri.firstIndex(of: "?")
         let path = String(uri[..<(question ?? uri.endIndex)])
-        var query: [(String, String)] = []
-        if let question {
-            for pair in uri[uri.index(after: question)...].split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ text: Substring) -> String {
-                    let plain = text.replacingOccurrences(of: "+", with: " ")
-                    return plain.removingPercentEncoding ?? plain
-                }
-                query.append((decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : ""))
-            }
-        }
+        // A query that is not UTF-8 is taken as it came, its escapes kept.
+        func decoded(_ text: Substring) -> String { URLEncoded.decoded(text) ?? URLEncoded.plus(text) }
+        let query = question.map { question in
+            URLEncoded.pairs(uri[uri.index(after: question)...]).map { (decoded($0.name), decoded($0.value)) }
+        } ?? []
         return APIRequest(
             method: head.method.rawValue, path: path, query: query,
             headers: head.headers.map { ($0.name, $0.value) },
