@@ -118,7 +118,9 @@ public struct HTTPServer: Service {
             do {
                 let frames = try EventStream.frames(after: &cursor, store: store, zone: zone, now: now())
                 let changes = try EventStream.changes(after: &cursor, store: store)
-                hub.publish(frames, changes: changes, upTo: cursor)
+                // A timer change's or a firing's frame tells the page as
+                // much: `changed` as well would have it read itself twice.
+                hub.publish(frames, changes: frames.isEmpty ? changes : [], upTo: cursor)
             } catch {
                 logger.error("http: the event stream cannot read the store: \(error)")
             }

@@ -67,10 +67,10 @@ package enum HTMLText {
     }
 
     /// `Mon`.
-    static func weekday(_ date: LocalDate) -> String { Weekday(rawValue: date.weekday)?.shortName ?? "" }
+    package static func weekday(_ date: LocalDate) -> String { Weekday(rawValue: date.weekday)?.shortName ?? "" }
 
     /// `Jan` … `Dec`.
-    static func month(_ date: LocalDate) -> String {
+    package static func month(_ date: LocalDate) -> String {
         let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return names[max(0, min(11, date.month - 1))]
     }

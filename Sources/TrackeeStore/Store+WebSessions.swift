@@ -45,16 +45,14 @@ extension Store {
         let found = try peek { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT t.name, t.scopes, t.created, t.last_used, t.revoked, s.hash, s.created, s.last_used, s.expires
+                    SELECT t.name, t.scopes, t.created, t.last_used, t.revoked, \(Self.sessionColumns)
                     FROM web_session s JOIN api_token t ON t.name = s.token WHERE s.hash = ?
                     """),
                 arguments: [hash])
         }
         guard let found, constantTimeEquals(Array((found[5] as String).utf8), Array(hash.utf8)) else { return nil }
         var token = Self.token(found)
-        var session = WebSession(
-            hash: found[5], token: token.name, created: Instant(seconds: found[6]), lastUsed: Instant(seconds: found[7]),
-            expires: Instant(seconds: found[8]))
+        var session = Self.webSession(found, from: 5)
         guard session.expires > now, token.revoked == nil else { return nil }
         let recordSession = !Self.isRecorded(session.lastUsed, at: now)
         let recordToken = !Self.isRecorded(token.lastUsed, at: now)
@@ -78,6 +76,16 @@ extension Store {
         return (session, token)
     }
 
+    /// A session's columns, in the order ``webSession(_:from:)`` reads them.
+    static let sessionColumns = "s.hash, s.token, s.created, s.last_used, s.expires"
+
+    /// The session in ``sessionColumns``, from the row's column `first` on.
+    static func webSession(_ row: Row, from first: Int) -> WebSession {
+        WebSession(
+            hash: row[first], token: row[first + 1], created: Instant(seconds: row[first + 2]),
+            lastUsed: Instant(seconds: row[first + 3]), expires: Instant(seconds: row[first + 4]))
+    }
+
     /// Ends the session whose secret has the SHA-256 `hash` (signing out);
     /// false when there is none.
     public func endSession(secretHash hash: String) throws -> Bool {
@@ -92,12 +100,9 @@ extension Store {
     public func sessions(now: Instant) throws -> [WebSession] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT hash, token, created, last_used, expires FROM web_session WHERE expires > ?
-                ORDER BY token, created, hash
-                """, arguments: [now.seconds]).map { row in
-                WebSession(hash: row[0], token: row[1], created: Instant(seconds: row[2]), lastUsed: Instant(seconds: row[3]),
-                           expires: Instant(seconds: row[4]))
-            }
+                SELECT \(Self.sessionColumns) FROM web_session s WHERE s.expires > ?
+                ORDER BY s.token, s.created, s.hash
+                """, arguments: [now.seconds]).map { Self.webSession($0, from: 0) }
         }
     }
 }

@@ -57,12 +57,11 @@ enum WebEntryForm {
         guard parts.count == 2 else { throw bad }
         let day = parts[0].split(separator: "-").compactMap { Int($0) }
         let time = parts[1].split(separator: ":").compactMap { Int($0) }
-        guard day.count == 3, (2...3).contains(time.count), (1...12).contains(day[1]), (1...31).contains(day[2]),
-              (1000...9999).contains(day[0]), (0...23).contains(time[0]), (0...59).contains(time[1]),
-              time.count == 2 || (0...59).contains(time[2])
+        guard day.count == 3, (2...3).contains(time.count), (1000...9999).contains(day[0]), (0...23).contains(time[0]),
+              (0...59).contains(time[1]), time.count == 2 || (0...59).contains(time[2])
         else { throw bad }
         let date = LocalDate(year: day[0], month: day[1], day: day[2])
-        guard LocalDate(daysSinceEpoch: date.daysSinceEpoch) == date else { throw bad }
+        guard date.isValid else { throw bad }
         return zone.instant(for: LocalDateTime(date: date, hour: time[0], minute: time[1], second: time.count == 3 ? time[2] : 0))
     }
 }

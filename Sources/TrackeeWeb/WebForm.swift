@@ -25,18 +25,13 @@ struct WebForm: Equatable {
             throw Problem.badRequest("bad-form", "The form's bytes are not UTF-8.")
         }
         var fields: [(String, String)] = []
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decoded(parts[0]), let value = Self.decoded(parts.count > 1 ? parts[1] : "") else {
-                throw Problem.badRequest("bad-form", "The form's field \(parts[0].prefix(40)) is not percent-encoded UTF-8.")
+        for pair in URLEncoded.pairs(text[...]) {
+            guard let name = URLEncoded.decoded(pair.name), let value = URLEncoded.decoded(pair.value) else {
+                throw Problem.badRequest("bad-form", "The form's field \(pair.name.prefix(40)) is not percent-encoded UTF-8.")
             }
             fields.append((name, value))
         }
         self.fields = fields
-    }
-
-    private static func decoded(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     /// The first value of `name`.

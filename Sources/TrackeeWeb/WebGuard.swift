@@ -80,9 +80,7 @@ enum WebGuard {
     /// `trusted_proxies` and its last `X-Forwarded-Proto` says `https`.
     /// `trackee run` itself speaks plain HTTP only.
     static func isSecure(_ request: APIRequest, api: API) -> Bool {
-        guard api.fromTrustedProxy(request) else { return false }
-        let protos = request.headers.filter { $0.0.lowercased() == "x-forwarded-proto" }.map(\.1).joined(separator: ",")
-        return protos.split(separator: ",").last.map { String($0).trimmingWhitespace().lowercased() } == "https"
+        api.fromTrustedProxy(request) && request.lastListElement("X-Forwarded-Proto")?.lowercased() == "https"
     }
 
     /// Why a state-changing request is refused as coming from another

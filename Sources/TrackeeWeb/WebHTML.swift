@@ -76,21 +76,15 @@ enum WebHTML {
         return pad(local.hour, 2) + ":" + pad(local.minute, 2)
     }
 
-    /// `2026-11-29T09:05` in `zone`, as a `datetime-local` input takes it.
+    /// `2026-11-29T09:05` in `zone`, as a `datetime-local` input takes it:
+    /// the local time's ISO text to the minute.
     static func localInput(_ instant: Instant, _ zone: Zone) -> String {
-        let local = zone.localDateTime(instant)
-        return date(local.date) + "T" + pad(local.hour, 2) + ":" + pad(local.minute, 2)
-    }
-
-    static func date(_ date: LocalDate) -> String {
-        pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
+        String(zone.localDateTime(instant).description.prefix(16))
     }
 
     /// `Sun 29 Nov`.
     static func day(_ date: LocalDate) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let weekday = Weekday(rawValue: date.weekday)?.shortName ?? ""
-        return "\(weekday) \(date.day) \(months[max(0, min(11, date.month - 1))])"
+        "\(HTMLText.weekday(date)) \(date.day) \(HTMLText.month(date))"
     }
 
     /// `1:02:03`, hours unpadded: the timer's elapsed time.

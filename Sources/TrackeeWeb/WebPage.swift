@@ -258,8 +258,7 @@ public final class WebPage: WebPageServing {
         if let key, key.utf8.count > 200 || key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return await home(request, signed, now: now, alert: "The form's key is not one the page made; reload the page.", status: 400)
         }
-        let fields = form.fields.filter { $0.0 != "csrf" }.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
-        let fingerprint = "web \(request.path) " + SHA256.hex(fields.utf8)
+        let fingerprint = IdempotencyKey.fingerprint(method: request.method, path: request.path, body: request.body)
         let parameters = TimerParameters(
             project: form.text("project"), client: form.text("client"), description: form.text("description") ?? "",
             tags: WebForm.tags(form["tags"]))

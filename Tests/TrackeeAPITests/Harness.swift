@@ -105,11 +105,12 @@ final class Harness: Sendable {
     let log = LogLines()
 
     /// `accessLog` is the setting `access_log`; `trustedProxies` the
-    /// setting `trusted_proxies`.
+    /// setting `trusted_proxies`. With `storeTokens`, the credentials are
+    /// the store's own tokens (`StoreCredentials`), not ``FakeCredentials``.
     init(
         createsProjects: Bool = true, daemon: FakeDaemon = FakeDaemon(), perMinute: Int? = nil,
         generation: StoreGeneration? = nil, accessLog: Bool = false, trustedProxies: [String] = [],
-        currency: String? = nil, reportFiles: ReportFileWriter? = nil
+        currency: String? = nil, reportFiles: ReportFileWriter? = nil, storeTokens: Bool = false
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -118,7 +119,7 @@ final class Harness: Sendable {
         let clock = self.clock
         api = API(
             store: store, zone: .utc, createsProjects: createsProjects, now: { clock.now },
-            credentials: FakeCredentials(), daemon: daemon, perMinute: perMinute, generation: generation,
+            credentials: storeTokens ? StoreCredentials(store: store, now: { clock.now }) : FakeCredentials(), daemon: daemon, perMinute: perMinute, generation: generation,
             trustedProxies: trustedProxies, log: APILog(logger: log.logger, access: accessLog, ticks: { answered }),
             currency: currency, reportFiles: reportFiles)
     }

@@ -17,33 +17,24 @@ struct FixedRules: WebRules {
     func outlook(count: Int) async -> RulesOutlook { outlook }
 }
 
-/// The page on a real store in a fresh temporary directory (removed
-/// when the harness is released), its tokens the store's own.
+/// The page on ``Harness``'s real store, its tokens the store's own.
 final class WebHarness: Sendable {
-    let directory: URL
-    let store: Store
-    let clock = ManualClock(nine)
-    let api: API
+    let base: Harness
     let page: WebPage
-    let log = LogLines()
     /// The secret of the token `phone` (every scope).
     let phone: String
 
+    var store: Store { base.store }
+    var clock: ManualClock { base.clock }
+    var api: API { base.api }
+    var log: LogLines { base.log }
+
     init(perMinute: Int? = nil, trustedProxies: [String] = [], createsProjects: Bool = true,
          rules: RulesOutlook = RulesOutlook()) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackee-web-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try Store(path: directory.appendingPathComponent("t.sqlite3").path)
-        let clock = self.clock
-        phone = try store.addToken(name: "phone", scopes: TokenScope.allCases, now: nine - 3600)
-        api = API(
-            store: store, zone: .utc, createsProjects: createsProjects, now: { clock.now },
-            credentials: StoreCredentials(store: store, now: { clock.now }), daemon: FakeDaemon(), perMinute: perMinute,
-            trustedProxies: trustedProxies, log: APILog(logger: log.logger, access: false))
-        page = WebPage(api: api, sessionDays: 30, rules: FixedRules(outlook: rules))
+        base = try Harness(createsProjects: createsProjects, perMinute: perMinute, trustedProxies: trustedProxies, storeTokens: true)
+        phone = try base.store.addToken(name: "phone", scopes: TokenScope.allCases, now: nine - 3600)
+        page = WebPage(api: base.api, sessionDays: 30, rules: FixedRules(outlook: rules))
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A request as a browser on the page's origin sends it: `Host`, and
     /// for a post `Origin` and a form body; `cookie` is the session's.
